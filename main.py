@@ -1,0 +1,58 @@
+"""罰則ガイド — OCG Penalty Guide. Entry point: parses the command line, then starts the app or
+runs a command. See README.md for the contract."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line on stderr, no usage dump
+        sys.stderr.write(f"{self.prog}: {message}\n")
+        raise SystemExit(2)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    from regulation.cli import APP_VERSION
+
+    parser = _Parser(prog="main.py", description="OCG Penalty Guide (罰則ガイド)")
+    parser.add_argument("--version", action="version", version=f"ocg-penalty-guide {APP_VERSION}")
+    parser.add_argument("--web", action="store_true", help="serve the app on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8550, help="port for --web (default 8550)")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    list_parser = commands.add_parser("list", help="every entry, in document order")
+    list_parser.add_argument("--json", action="store_true")
+    search_parser = commands.add_parser("search", help="ranked search, both languages")
+    search_parser.add_argument("query")
+    search_parser.add_argument("--limit", type=int, default=10)
+    search_parser.add_argument("--json", action="store_true")
+    return parser.parse_args(argv)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from regulation.cli import list_command, search_command
+    from regulation.loader import RegulationError, load_regulation
+
+    try:
+        regulation = load_regulation()
+    except (RegulationError, OSError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    if args.command == "list":
+        list_command(regulation, args.json)
+        return 0
+    return search_command(regulation, args.query, args.limit, args.json)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command:
+        return run_command(args)
+    from views.app import run_app
+
+    return run_app(web=args.web, port=args.port)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""English for every string, from the gettext catalogs in locales/.
+
+Japanese is the source language: a message id is the Japanese string itself, and the `en`
+catalog maps it to English. The compiled catalogs (`.mo`) are committed beside their `.po`
+sources so that a fresh clone runs without a compile step; tests/test_catalogs.py fails when
+they drift apart. Loading uses the stdlib `gettext` reader (babel's importer alone costs more
+than the whole load); babel manages the catalogs (`pybabel extract/update/compile`).
+"""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+DOMAIN = "messages"
+
+
+class MissingTranslation(LookupError):
+    """A Japanese string that the English catalog does not translate."""
+
+
+class Catalog:
+    """Japanese → English look-up over a compiled gettext catalog."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        with path.open("rb") as fp:
+            self._translations = gettext.GNUTranslations(fp)
+        self._messages: dict[object, str] = self._translations._catalog  # type: ignore[attr-defined]
+
+    def lookup(self, japanese: str) -> str | None:
+        """The English for `japanese`, or None when the catalog has none."""
+        return self._messages.get(japanese) or None
+
+    def english(self, japanese: str) -> str:
+        """The English for `japanese`; raises MissingTranslation when there is none."""
+        english = self._messages.get(japanese)
+        if not english:
+            raise MissingTranslation(japanese)
+        return english
+
+    def english_plural(self, singular: str, plural: str, count: int) -> str:
+        return self._translations.ngettext(singular, plural, count)
+
+    def __contains__(self, japanese: str) -> bool:
+        return bool(self._messages.get(japanese))
+
+
+def load_catalog(locales_dir: Path = LOCALES_DIR, lang: str = "en") -> Catalog:
+    return Catalog(locales_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.mo")

@@ -1,0 +1,100 @@
+"""The command line's commands: `list`, `search`, `--version` (contract in README.md).
+
+Output only; argument parsing lives in main.py. Nothing here imports flet.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+from .model import Entry, Infraction, Principle, Regulation, Tier
+
+APP_VERSION = "1.0.0"
+
+
+def entry_kind(entry: Entry) -> str:
+    if isinstance(entry, Tier):
+        return "tier"
+    if isinstance(entry, Principle):
+        return "principle"
+    return "infraction"
+
+
+def entry_json(regulation: Regulation, entry: Entry) -> dict:
+    """ENTRY of the JSON contract."""
+    section = category = penalty = None
+    if isinstance(entry, Infraction):
+        found = regulation.section(entry.section_id)
+        section = found.title.as_dict() if found else None
+        category = found.category_id if found else None
+        penalty = entry.penalty.id
+    title = entry.label if isinstance(entry, Principle) else entry.title
+    return {
+        "id": entry.id,
+        "kind": entry_kind(entry),
+        "title": title.as_dict(),
+        "section": section,
+        "category": category,
+        "penalty": penalty,
+        "text": {lang: regulation.body(entry, lang) for lang in ("ja", "en")},
+    }
+
+
+def print_json(payload: dict, out: TextIO = sys.stdout) -> None:
+    json.dump(payload, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def list_command(regulation: Regulation, as_json: bool, out: TextIO = sys.stdout) -> None:
+    if as_json:
+        entries = [entry_json(regulation, e) for e in regulation.entries()]
+        print_json({"entries": entries}, out)
+        return
+    write = out.write
+    write(f"{regulation.document.label.ja} / {regulation.document.label.en}\n\n")
+    write("== 罰則 / Penalties ==\n")
+    for tier in regulation.tiers:
+        write(f"  {tier.letter}  {tier.title.ja} / {tier.title.en}  [{tier.id}]\n")
+    heading = regulation.principles_heading
+    write(f"\n== {heading.ja} / {heading.en} ==\n")
+    for principle in regulation.principles:
+        write(f"  - {principle.label.ja} / {principle.label.en}  [{principle.id}]\n")
+    for category in regulation.categories:
+        write(f"\n== {category.label.ja} / {category.label.en} ==\n")
+        for section in regulation.sections_in_category(category.id):
+            write(f"  {section.number}. {section.title.ja} / {section.title.en}\n")
+            for infraction in regulation.infractions_in_section(section.id):
+                tier = infraction.penalty
+                write(f"     [{tier.letter} {tier.title.ja}] {infraction.title.ja}\n")
+                write(f"        {tier.title.en}: {infraction.title.en}  [{infraction.id}]\n")
+
+
+def search_command(
+    regulation: Regulation, query: str, limit: int, as_json: bool, out: TextIO = sys.stdout
+) -> int:
+    from .search import SearchIndex
+
+    if limit < 1:
+        sys.stderr.write("error: --limit must be 1 or more\n")
+        return 2
+    hits = SearchIndex.build(regulation).search(query, limit=limit)
+    if as_json:
+        results = [{**entry_json(regulation, h.entry), "score": round(h.score, 3)} for h in hits]
+        print_json({"query": query, "results": results}, out)
+        return 0
+    if not hits:
+        out.write(f"no results for {query!r}\n")
+        return 0
+    for rank, hit in enumerate(hits, 1):
+        entry = hit.entry
+        if isinstance(entry, Infraction):
+            badge = f"{entry.penalty.letter} {entry.penalty.title.ja} / {entry.penalty.title.en}"
+        elif isinstance(entry, Tier):
+            badge = f"tier {entry.letter}"
+        else:
+            badge = "principle"
+        title = entry.label if isinstance(entry, Principle) else entry.title
+        out.write(f"{rank:>2}. [{badge}] {title.ja}\n    {title.en}  ({entry.id})\n")
+    return 0

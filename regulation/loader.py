@@ -1,0 +1,244 @@
+"""Load assets/rules_ja.yaml and the English catalog into a validated `Regulation`.
+
+Every fault is reported as one `RegulationError` naming the file, the line or entry, and what is
+wrong, so that a broken data file never surfaces as a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .catalog import Catalog, load_catalog
+from .model import (
+    Aliases,
+    Category,
+    Document,
+    Infraction,
+    Principle,
+    Regulation,
+    Section,
+    Text,
+    Tier,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_PATH = ROOT / "assets" / "rules_ja.yaml"
+
+# libyaml's loader is several times faster; the pure-Python one gives the same result.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class RegulationError(ValueError):
+    """The data file is unusable. `str()` is one line: file, place, fault."""
+
+    def __init__(self, path: Path | str, where: str, fault: str) -> None:
+        self.path, self.where, self.fault = str(path), where, fault
+        super().__init__(f"{self.path}: {where}: {fault}")
+
+
+def load_regulation(
+    rules_path: Path = RULES_PATH, catalog: Catalog | None = None
+) -> Regulation:
+    """Read, validate and translate the regulation. Raises RegulationError."""
+    raw = rules_path.read_bytes()
+    try:
+        data = yaml.load(raw, Loader=_SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}" if mark else "syntax"
+        raise RegulationError(rules_path, where, f"YAML syntax error: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise RegulationError(rules_path, "syntax", f"YAML error: {exc}") from None
+    if catalog is None:
+        catalog = load_catalog()
+    return _Builder(rules_path, catalog, hashlib.sha256(raw).hexdigest()).build(data)
+
+
+class _Builder:
+    """Turns the parsed YAML into model objects, checking as it goes."""
+
+    def __init__(self, path: Path, catalog: Catalog, digest: str) -> None:
+        self.path = path
+        self.catalog = catalog
+        self.digest = digest
+        self.seen_ids: set[str] = set()
+
+    def fail(self, where: str, fault: str) -> RegulationError:
+        return RegulationError(self.path, where, fault)
+
+    # -- field readers ------------------------------------------------------------------
+
+    def text(self, japanese: str) -> Text:
+        # An untranslated string shows its Japanese in English mode rather than stopping the
+        # app at a venue; tests/test_catalogs.py keeps the shipped catalog complete.
+        return Text(ja=japanese, en=self.catalog.lookup(japanese) or japanese)
+
+    def field(self, node: dict, key: str, where: str, kind: type = str, required: bool = True):
+        if key not in node or node[key] is None:
+            if required:
+                raise self.fail(where, f"missing required field '{key}'")
+            return None
+        value = node[key]
+        if kind is str and not (isinstance(value, str) and value.strip()):
+            raise self.fail(where, f"field '{key}' must be a non-empty string")
+        if kind is list and not isinstance(value, list):
+            raise self.fail(where, f"field '{key}' must be a list")
+        if kind is dict and not isinstance(value, dict):
+            raise self.fail(where, f"field '{key}' must be a mapping")
+        if kind is bool and not isinstance(value, bool):
+            raise self.fail(where, f"field '{key}' must be true or false")
+        return value
+
+    def strings(self, node: dict, key: str, where: str, required: bool = False) -> list[str]:
+        values = self.field(node, key, where, list, required) or []
+        for value in values:
+            if not (isinstance(value, str) and value.strip()):
+                raise self.fail(where, f"every item of '{key}' must be a non-empty string")
+        return values
+
+    def texts(self, node: dict, key: str, where: str, required: bool = False) -> tuple[Text, ...]:
+        return tuple(self.text(s) for s in self.strings(node, key, where, required))
+
+    def aliases(self, node: dict, where: str) -> Aliases:
+        raw = self.field(node, "aliases", where, dict, required=False) or {}
+        unknown = set(raw) - {"ja", "en"}
+        if unknown:
+            raise self.fail(where, f"aliases may only have 'ja' and 'en', not {sorted(unknown)}")
+        return Aliases(
+            ja=tuple(self.strings(raw, "ja", where)), en=tuple(self.strings(raw, "en", where))
+        )
+
+    def entry_id(self, node: Any, where: str) -> str:
+        if not isinstance(node, dict):
+            raise self.fail(where, "must be a mapping")
+        entry_id = self.field(node, "id", where)
+        if not entry_id.isascii() or not entry_id.replace("-", "").isalnum():
+            raise self.fail(f"{where} '{entry_id}'", "id must be lowercase ASCII words and '-'")
+        if entry_id in self.seen_ids:
+            raise self.fail(f"{where} '{entry_id}'", f"duplicate id '{entry_id}'")
+        self.seen_ids.add(entry_id)
+        return entry_id
+
+    def items(self, data: dict, key: str, where: str) -> list:
+        items = self.field(data, key, where, list)
+        if not items:
+            raise self.fail(where, f"'{key}' must list at least one entry")
+        return items
+
+    def each(self, items: list, kind: str, build: Callable[[dict, str, str, int], Any]) -> tuple:
+        built = []
+        for index, node in enumerate(items):
+            entry_id = self.entry_id(node, f"{kind} #{index + 1}")
+            built.append(build(node, entry_id, f"{kind} '{entry_id}'", index))
+        return tuple(built)
+
+    # -- the document -------------------------------------------------------------------
+
+    def build(self, data: Any) -> Regulation:
+        if not isinstance(data, dict):
+            raise self.fail("top level", "must be a mapping with tiers, principles, sections …")
+        doc = self.field(data, "document", "top level", dict)
+        document = Document(
+            label=self.text(self.field(doc, "label", "document")),
+            version=str(self.field(doc, "version", "document")),
+            source_sha256=self.digest,
+            penalty_label=self.text(self.field(doc, "penalty_label", "document")),
+        )
+        tiers = self.each(self.items(data, "tiers", "top level"), "tier", self.tier)
+        tiers_by_id = {t.id: t for t in tiers}
+
+        principles_node = self.field(data, "principles", "top level", dict)
+        principles_heading = self.text(self.field(principles_node, "heading", "principles"))
+        principles = self.each(
+            self.items(principles_node, "items", "principles"), "principle", self.principle
+        )
+
+        categories = self.each(self.items(data, "categories", "top level"), "category", self.category)
+        category_of_section: dict[str, str] = {}
+        for category in categories:
+            for section_id in category.section_ids:
+                if section_id in category_of_section:
+                    raise self.fail(
+                        f"category '{category.id}'", f"section '{section_id}' is in two categories"
+                    )
+                category_of_section[section_id] = category.id
+
+        def section(node: dict, entry_id: str, where: str, index: int) -> Section:
+            if entry_id not in category_of_section:
+                raise self.fail(where, "section belongs to no category")
+            return Section(
+                id=entry_id,
+                number=index + 1,
+                letter=self.field(node, "letter", where, required=False),
+                title=self.text(self.field(node, "title", where)),
+                category_id=category_of_section[entry_id],
+                heading_in_source=self.field(node, "heading_in_source", where, bool),
+                aliases=self.aliases(node, where),
+            )
+
+        sections = self.each(self.items(data, "sections", "top level"), "section", section)
+        section_ids = {s.id for s in sections}
+        for section_id, category_id in category_of_section.items():
+            if section_id not in section_ids:
+                raise self.fail(f"category '{category_id}'", f"unknown section '{section_id}'")
+
+        def infraction(node: dict, entry_id: str, where: str, index: int) -> Infraction:
+            section_id = self.field(node, "section", where)
+            if section_id not in section_ids:
+                raise self.fail(where, f"unknown section '{section_id}'")
+            tier_id = self.field(node, "penalty", where)
+            if tier_id not in tiers_by_id:
+                known = ", ".join(tiers_by_id)
+                raise self.fail(where, f"penalty names unknown tier '{tier_id}' (known: {known})")
+            return Infraction(
+                id=entry_id,
+                number=index + 1,
+                section_id=section_id,
+                title=self.text(self.field(node, "title", where)),
+                penalty=tiers_by_id[tier_id],
+                remedy=self.texts(node, "remedy", where),
+                examples=self.texts(node, "examples", where),
+                notes=self.texts(node, "notes", where),
+                aliases=self.aliases(node, where),
+            )
+
+        infractions = self.each(self.items(data, "infractions", "top level"), "infraction", infraction)
+        return Regulation(
+            document=document,
+            tiers=tiers,
+            principles_heading=principles_heading,
+            principles=principles,
+            categories=categories,
+            sections=sections,
+            infractions=infractions,
+        )
+
+    def tier(self, node: dict, entry_id: str, where: str, index: int) -> Tier:
+        return Tier(
+            id=entry_id,
+            letter=self.field(node, "letter", where),
+            severity=index,
+            title=self.text(self.field(node, "title", where)),
+            points=self.texts(node, "points", where, required=True),
+            aliases=self.aliases(node, where),
+        )
+
+    def principle(self, node: dict, entry_id: str, where: str, index: int) -> Principle:
+        return Principle(
+            id=entry_id,
+            label=self.text(self.field(node, "label", where)),
+            text=self.text(self.field(node, "text", where)),
+            aliases=self.aliases(node, where),
+        )
+
+    def category(self, node: dict, entry_id: str, where: str, index: int) -> Category:
+        return Category(
+            id=entry_id,
+            label=self.text(self.field(node, "label", where)),
+            section_ids=tuple(self.strings(node, "sections", where, required=True)),
+        )
