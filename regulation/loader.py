@@ -41,9 +41,7 @@ class RegulationError(ValueError):
         super().__init__(f"{self.path}: {where}: {fault}")
 
 
-def load_regulation(
-    rules_path: Path = RULES_PATH, catalog: Catalog | None = None
-) -> Regulation:
+def load_regulation(rules_path: Path = RULES_PATH, catalog: Catalog | None = None) -> Regulation:
     """Read, validate and translate the regulation. Raises RegulationError."""
     raw = rules_path.read_bytes()
     try:
@@ -55,7 +53,10 @@ def load_regulation(
     except yaml.YAMLError as exc:
         raise RegulationError(rules_path, "syntax", f"YAML error: {exc}") from None
     if catalog is None:
-        catalog = load_catalog()
+        try:
+            catalog = load_catalog()
+        except OSError as exc:  # missing or not a compiled catalog (gettext raises OSError)
+            raise RegulationError(exc.filename or "catalog", "catalog", str(exc)) from None
     return _Builder(rules_path, catalog, hashlib.sha256(raw).hexdigest()).build(data)
 
 
@@ -158,7 +159,9 @@ class _Builder:
             self.items(principles_node, "items", "principles"), "principle", self.principle
         )
 
-        categories = self.each(self.items(data, "categories", "top level"), "category", self.category)
+        categories = self.each(
+            self.items(data, "categories", "top level"), "category", self.category
+        )
         category_of_section: dict[str, str] = {}
         for category in categories:
             for section_id in category.section_ids:
@@ -207,7 +210,9 @@ class _Builder:
                 aliases=self.aliases(node, where),
             )
 
-        infractions = self.each(self.items(data, "infractions", "top level"), "infraction", infraction)
+        infractions = self.each(
+            self.items(data, "infractions", "top level"), "infraction", infraction
+        )
         return Regulation(
             document=document,
             tiers=tiers,

@@ -101,6 +101,7 @@ class Infraction:
         """Remedy, examples and notes, in the source's order."""
         return (*self.remedy, *self.examples, *self.notes)
 
+
 Entry = Tier | Principle | Infraction
 
 

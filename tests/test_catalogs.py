@@ -1,0 +1,95 @@
+"""The English catalog is complete, clean, compiled and in step with the data and the code."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po
+
+from regulation.catalog import LOCALES_DIR, load_catalog
+from regulation.model import Regulation
+
+ROOT = Path(__file__).resolve().parent.parent
+PO_PATH = LOCALES_DIR / "en" / "LC_MESSAGES" / "messages.po"
+MO_PATH = PO_PATH.with_suffix(".mo")
+# Kana, CJK ideographs, CJK and full-width punctuation: none of it belongs in English text.
+JAPANESE = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+
+
+@pytest.fixture(scope="module")
+def po_catalog():
+    with PO_PATH.open("rb") as fp:
+        return read_po(fp)
+
+
+def messages(catalog):
+    return [m for m in catalog if m.id]
+
+
+def msgstrs(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple) else [message.string]
+
+
+def test_every_message_is_translated(po_catalog) -> None:
+    untranslated = [m.id for m in messages(po_catalog) if not all(msgstrs(m))]
+    assert not untranslated, f"untranslated: {untranslated}"
+
+
+def test_no_fuzzy_translation(po_catalog) -> None:
+    fuzzy = [m.id for m in messages(po_catalog) if m.fuzzy]
+    assert not fuzzy, f"fuzzy: {fuzzy}"
+
+
+def test_no_japanese_left_in_english(po_catalog) -> None:
+    leftovers = [(m.id, s) for m in messages(po_catalog) for s in msgstrs(m) if JAPANESE.search(s)]
+    assert not leftovers, f"Japanese characters in English: {leftovers}"
+
+
+def test_placeholders_survive_translation(po_catalog) -> None:
+    for message in messages(po_catalog):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        expected = set(PLACEHOLDER.findall(ids[0]))
+        for string in msgstrs(message):
+            assert set(PLACEHOLDER.findall(string)) == expected, (message.id, string)
+
+
+def test_compiled_catalog_matches_its_source(po_catalog) -> None:
+    """The committed .mo is what `pybabel compile` makes of the .po (run it after editing)."""
+    fresh = io.BytesIO()
+    write_mo(fresh, po_catalog)
+    fresh.seek(0)
+    with MO_PATH.open("rb") as fp:
+        committed = read_mo(fp)
+    compiled = read_mo(fresh)
+    as_dict = lambda c: {m.id: m.string for m in c if m.id}  # noqa: E731
+    assert as_dict(committed) == as_dict(compiled), "run: pybabel compile -d locales"
+
+
+def test_catalog_holds_every_extracted_string(po_catalog) -> None:
+    """What `pybabel extract` finds in the data and the code is in the catalog (no stale .po)."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)
+    extracted = {
+        message
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), method_map, options_map
+        )
+    }
+    in_catalog = {m.id for m in messages(po_catalog)}
+    missing = sorted(str(m) for m in extracted - in_catalog)
+    assert not missing, f"run pybabel extract + update; not in the catalog: {missing}"
+
+
+def test_regulation_strings_come_out_in_english(regulation: Regulation) -> None:
+    catalog = load_catalog()
+    texts = [t.title for t in regulation.tiers] + [i.title for i in regulation.infractions]
+    for text in texts:
+        assert text.en == catalog.english(text.ja)
+        assert not JAPANESE.search(text.en), text

@@ -1,0 +1,117 @@
+"""The loader rejects broken data with one clear line naming the file, the place and the fault."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from regulation.loader import RULES_PATH, RegulationError, load_regulation
+from regulation.model import Regulation
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def corrupted(tmp_path: Path, old: str, new: str) -> Path:
+    text = RULES_PATH.read_text(encoding="utf-8")
+    assert old in text, f"fixture text {old!r} not in the data"
+    path = tmp_path / "rules_ja.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def load_error(path: Path) -> RegulationError:
+    with pytest.raises(RegulationError) as caught:
+        load_regulation(path)
+    return caught.value
+
+
+def test_real_data_loads_with_english(regulation: Regulation) -> None:
+    drew = regulation.infraction("drew-extra-cards")
+    assert drew is not None
+    assert drew.penalty.id == "warning"
+    assert drew.title.ja == "故意ではなく、過剰にカードを引いた"
+    assert drew.title.en and drew.title.en != drew.title.ja
+
+
+def test_syntax_error_names_file_and_line(tmp_path: Path) -> None:
+    path = corrupted(tmp_path, "  - id: warning\n", "  - id: [warning\n")
+    error = load_error(path)
+    line = RULES_PATH.read_text(encoding="utf-8").splitlines().index("  - id: warning") + 1
+    assert str(path) in str(error)
+    assert "YAML syntax error" in str(error)
+    assert f"line {line}" in str(error) or f"line {line + 1}" in str(error)
+    assert "\n" not in str(error)
+
+
+def test_unknown_tier_names_entry_and_tier(tmp_path: Path) -> None:
+    path = corrupted(tmp_path, "penalty: warning\n", "penalty: yellow-card\n")
+    error = load_error(path)
+    assert str(path) in str(error)
+    assert "infraction 'drew-extra-cards'" in str(error)
+    assert "unknown tier 'yellow-card'" in str(error)
+
+
+def test_duplicate_id(tmp_path: Path) -> None:
+    error = load_error(corrupted(tmp_path, "id: looked-at-extra-cards", "id: drew-extra-cards"))
+    assert "duplicate id 'drew-extra-cards'" in str(error)
+
+
+def test_missing_required_field(tmp_path: Path) -> None:
+    path = corrupted(tmp_path, "    title: 故意に、途中棄権した\n", "")
+    error = load_error(path)
+    assert "infraction 'withdrew-on-purpose'" in str(error)
+    assert "missing required field 'title'" in str(error)
+
+
+def test_unknown_section(tmp_path: Path) -> None:
+    error = load_error(corrupted(tmp_path, "section: fraud", "section: frauds"))
+    assert "unknown section 'frauds'" in str(error)
+
+
+def test_wrong_type(tmp_path: Path) -> None:
+    path = corrupted(
+        tmp_path, "remedy:\n      - デッキをデッキリスト通りに修正する。", "remedy: 42"
+    )
+    error = load_error(path)
+    assert "infraction 'deck-list-mismatch'" in str(error)
+    assert "'remedy' must be a list" in str(error)
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "rules_ja.yaml"
+    path.write_text("- just\n- a list\n", encoding="utf-8")
+    assert "must be a mapping" in str(load_error(path))
+
+
+def copy_app(tmp_path: Path) -> Path:
+    app = tmp_path / "app"
+    for name in ("regulation", "locales", "assets"):
+        shutil.copytree(ROOT / name, app / name, ignore=shutil.ignore_patterns("fonts"))
+    shutil.copy(ROOT / "main.py", app / "main.py")
+    return app
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "fault"),
+    [
+        ("  - id: warning\n", "  - id: [warning\n", "YAML syntax error"),
+        ("penalty: warning\n", "penalty: yellow-card\n", "unknown tier 'yellow-card'"),
+    ],
+)
+def test_cli_reports_corrupt_data_in_one_line(tmp_path: Path, old: str, new: str, fault: str):
+    app = copy_app(tmp_path)
+    rules = app / "assets" / "rules_ja.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "main.py", "list"], cwd=app, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode != 0
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "rules_ja.yaml" in lines[0] and fault in lines[0]
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,339 @@
+"""The app shell: loads the data, owns the page, turns routes into views.
+
+The route decides the screen (views/routes.py). A history of routes gives back navigation: a
+navigation destination's root starts a new history, anything else is pushed on top of it. Phones
+get one pane and a bottom navigation bar; windows of WIDE_BREAKPOINT and more a rail and the
+destination's list beside the selected item.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import flet as ft
+from regulation.search import SearchIndex
+
+from regulation.catalog import Catalog, load_catalog
+from regulation.loader import load_regulation
+from regulation.model import Regulation
+
+from . import routes
+from . import strings as S
+from .context import Actions, Context, Screen
+from .screens.categories import categories_screen, category_screen
+from .screens.infraction import infraction_screen
+from .screens.saved import saved_screen
+from .screens.search import search_screen
+from .screens.settings import about_screen, not_found_screen, settings_screen
+from .screens.tiers import principle_screen, tier_screen, tiers_screen
+from .state import KEYS, AppState, negotiate_language, state_from_stored, stored_values
+from .theme import MASTER_PANE_WIDTH, WIDE_BREAKPOINT, apply_theme
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+NAV_DESTINATIONS = (
+    (ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV_TIERS),
+    (ft.Icons.CATEGORY_OUTLINED, ft.Icons.CATEGORY, S.NAV_CATEGORIES),
+    (ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH),
+    (ft.Icons.BOOKMARKS_OUTLINED, ft.Icons.BOOKMARKS, S.NAV_SAVED),
+    (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, S.NAV_SETTINGS),
+)
+DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
+
+
+class Shell:
+    def __init__(self, page: ft.Page, regulation: Regulation, catalog: Catalog) -> None:
+        self.page = page
+        self.regulation = regulation
+        self.catalog = catalog
+        self.index = SearchIndex.build(regulation)
+        # A strong reference: the page drops services nothing else refers to.
+        self.prefs = ft.SharedPreferences()
+        self.state = AppState()
+        self.history: list[str] = []
+        self.context = self._context()
+
+    # -- start-up -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.state = state_from_stored(await self._read_prefs(), self._is_known_id)
+        if not self.state.language_chosen:
+            language = negotiate_language(await self._device_locales())
+            self.state.settings = replace(self.state.settings, language=language)
+        self.state.wide = (self.page.width or 0) >= WIDE_BREAKPOINT
+        self.context = self._context()
+        page = self.page
+        page.title = self.catalog.lookup(S.APP_TITLE) or S.APP_TITLE
+        apply_theme(page, self.state.settings.theme)
+        page.on_route_change = self._on_route_change
+        page.on_view_pop = self._on_view_pop
+        page.on_resize = self._on_resize
+        self.show(page.route or routes.HOME)
+
+    async def _read_prefs(self) -> dict:
+        stored = {}
+        for key in KEYS:
+            try:
+                stored[key] = await self.prefs.get(key)
+            except Exception:
+                stored[key] = None
+        return stored
+
+    async def _device_locales(self) -> list[str]:
+        try:
+            info = await asyncio.wait_for(self.page.get_device_info(), DEVICE_LOCALE_TIMEOUT)
+        except Exception:
+            return []
+        locales = getattr(info, "locales", None) or []
+        return ["_".join(p for p in (loc.language_code, loc.country_code) if p) for loc in locales]
+
+    def _is_known_id(self, entry_id: str) -> bool:
+        return self.regulation.entry(entry_id) is not None
+
+    def _context(self) -> Context:
+        actions = Actions(
+            navigate=self.navigate,
+            toggle_bookmark=self.toggle_bookmark,
+            change_settings=self.change_settings,
+            clear_recent=self.clear_recent,
+        )
+        return Context(self.regulation, self.index, self.catalog, self.state, actions)
+
+    # -- actions ------------------------------------------------------------------------
+
+    def navigate(self, route: str) -> None:
+        self.page.navigate(route)
+
+    def toggle_bookmark(self, entry_id: str) -> None:
+        self.state.toggle_bookmark(entry_id)
+        self._save()
+        self.render()
+
+    def clear_recent(self) -> None:
+        self.state.recent.clear()
+        self._save()
+        self.render()
+
+    def change_settings(self, **changes: object) -> None:
+        self.state.with_settings(**changes)
+        if "language" in changes:
+            self.state.language_chosen = True
+        apply_theme(self.page, self.state.settings.theme)
+        self._save()
+        self.render()
+
+    def toggle_language(self) -> None:
+        self.change_settings(language="en" if self.state.settings.language == "ja" else "ja")
+
+    def _save(self) -> None:
+        values = stored_values(self.state)
+        if not self.state.language_chosen:
+            values.pop("language")
+
+        async def save() -> None:
+            for key, value in values.items():
+                await self.prefs.set(key, value)
+
+        self.page.run_task(save)
+
+    # -- routing ------------------------------------------------------------------------
+
+    def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
+        self.show(event.route)
+
+    async def _on_view_pop(self, event: ft.ViewPopEvent) -> None:
+        if len(self.history) > 1:
+            self.history.pop()
+            await self.page.push_route(self.history[-1])
+
+    def _on_resize(self, event: ft.PageResizeEvent) -> None:
+        wide = event.width >= WIDE_BREAKPOINT
+        if wide != self.state.wide:
+            self.state.wide = wide
+            self.render()
+
+    def show(self, route: str) -> None:
+        parsed = routes.parse(route)
+        if parsed.raw in self.history:
+            del self.history[self.history.index(parsed.raw) + 1 :]
+        elif parsed.raw in routes.TAB_ROOTS or parsed.screen in ("tiers", "search"):
+            self.history = [parsed.raw]
+        else:
+            if not self.history:  # a deep link: back leads to the destination's root
+                self.history = [routes.TAB_ROOTS[parsed.tab or self.state.tab]]
+            self.history.append(parsed.raw)
+        if parsed.tab is not None:
+            self.state.tab = parsed.tab
+        if parsed.screen == "search":
+            self.state.search_query = parsed.query
+        if parsed.item and self.regulation.entry(parsed.item):
+            self.state.visit(parsed.item)
+            self._save()
+        self.render()
+
+    def render(self) -> None:
+        """Rebuilds the views of the history (after a route, language or layout change)."""
+        self.context = self._context()
+        self.page.views.clear()
+        self.page.views.extend(self._view(route) for route in self.history)
+        self.page.update()
+
+    # -- views --------------------------------------------------------------------------
+
+    def screen(self, route: routes.Route) -> Screen:
+        ctx, regulation = self.context, self.regulation
+        item = route.item or ""
+        builders = {
+            "tiers": lambda: tiers_screen(ctx),
+            "categories": lambda: categories_screen(ctx),
+            "search": lambda: search_screen(ctx, self.state.search_query),
+            "saved": lambda: saved_screen(ctx),
+            "settings": lambda: settings_screen(ctx),
+            "about": lambda: about_screen(ctx),
+        }
+        if route.screen in builders:
+            return builders[route.screen]()
+        found = {
+            "tier": (regulation.tier(item), tier_screen),
+            "category": (regulation.category(item), category_screen),
+            "infraction": (regulation.infraction(item), infraction_screen),
+            "principle": (regulation.principle(item), principle_screen),
+        }.get(route.screen)
+        if found and found[0] is not None:
+            return found[1](ctx, found[0])
+        return not_found_screen(ctx, route.raw)
+
+    def _view(self, raw_route: str) -> ft.View:
+        route = routes.parse(raw_route)
+        screen = self.screen(route)
+        tab = route.tab if route.tab is not None else self.state.tab
+        appbar = self._appbar(screen, can_go_back=raw_route != self.history[0])
+        if not self.state.wide:
+            return ft.View(
+                route=raw_route,
+                appbar=appbar,
+                navigation_bar=self._navigation_bar(tab),
+                controls=[ft.Container(screen.body, padding=12, expand=True)],
+                padding=0,
+            )
+        is_root = route.screen in ("tiers", "categories", "search", "saved", "settings")
+        master = screen if is_root else self.screen(routes.parse(routes.TAB_ROOTS[tab]))
+        detail = (
+            ft.Container(
+                ft.Text(self.context.ui(S.SELECT_AN_ITEM), size=self.context.sizes.body),
+                alignment=ft.Alignment.CENTER,
+            )
+            if is_root
+            else screen.body
+        )
+        return ft.View(
+            route=raw_route,
+            appbar=appbar,
+            controls=[
+                ft.Row(
+                    [
+                        self._navigation_rail(tab),
+                        ft.VerticalDivider(width=1),
+                        ft.Container(master.body, width=MASTER_PANE_WIDTH, padding=12),
+                        ft.VerticalDivider(width=1),
+                        ft.Container(detail, expand=True, padding=16),
+                    ],
+                    expand=True,
+                    vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+                )
+            ],
+            padding=0,
+        )
+
+    def _appbar(self, screen: Screen, can_go_back: bool) -> ft.AppBar:
+        ctx = self.context
+        actions: list[ft.Control] = []
+        if screen.bookmark_id:
+            marked = screen.bookmark_id in self.state.bookmarks
+            entry_id = screen.bookmark_id
+            actions.append(
+                ft.IconButton(
+                    ft.Icons.STAR if marked else ft.Icons.STAR_BORDER,
+                    tooltip=ctx.ui(S.REMOVE_BOOKMARK if marked else S.ADD_BOOKMARK),
+                    on_click=lambda _: self.toggle_bookmark(entry_id),
+                )
+            )
+        other = S.LANG_EN if self.state.settings.language == "ja" else S.LANG_JA
+        actions.append(
+            ft.TextButton(
+                ctx.text(other)["en" if other == S.LANG_EN else "ja"],
+                icon=ft.Icons.TRANSLATE,
+                tooltip=ctx.ui(S.SWITCH_LANGUAGE),
+                on_click=lambda _: self.toggle_language(),
+            )
+        )
+        return ft.AppBar(
+            title=ft.Text(screen.title, size=ctx.sizes.heading, max_lines=2),
+            actions=actions,
+            automatically_imply_leading=can_go_back,
+        )
+
+    def _destinations(self) -> list[tuple[str, str, str]]:
+        return [
+            (icon, selected, self.context.ui_short(label))
+            for icon, selected, label in NAV_DESTINATIONS
+        ]
+
+    def _go_to_tab(self, index: int) -> None:
+        self.navigate(routes.TAB_ROOTS[index])
+
+    def _navigation_bar(self, tab: int) -> ft.NavigationBar:
+        return ft.NavigationBar(
+            destinations=[
+                ft.NavigationBarDestination(icon=icon, selected_icon=selected, label=label)
+                for icon, selected, label in self._destinations()
+            ],
+            selected_index=tab,
+            on_change=lambda e: self._go_to_tab(int(e.control.selected_index)),
+        )
+
+    def _navigation_rail(self, tab: int) -> ft.NavigationRail:
+        return ft.NavigationRail(
+            destinations=[
+                ft.NavigationRailDestination(icon=icon, selected_icon=selected, label=label)
+                for icon, selected, label in self._destinations()
+            ],
+            selected_index=tab,
+            label_type=ft.NavigationRailLabelType.ALL,
+            on_change=lambda e: self._go_to_tab(int(e.control.selected_index)),
+        )
+
+
+async def main(page: ft.Page) -> None:
+    """The Flet entry point: data first (fast, validated), then the shell."""
+    shell = Shell(page, load_regulation(), load_catalog())
+    page.data = shell  # keeps the shell (and its preferences service) alive with the page
+    await shell.start()
+
+
+def run_app(web: bool = False, port: int = 8550) -> int:
+    if web:
+        import socket
+
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                print(f"error: port {port} on 127.0.0.1 is busy; choose another with --port")
+                return 1
+        print(
+            f"Serving 罰則ガイド on http://127.0.0.1:{port}/ (offline; Ctrl+C to stop)", flush=True
+        )
+        ft.run(
+            main,
+            view=ft.AppView.WEB_BROWSER,
+            host="127.0.0.1",
+            port=port,
+            assets_dir=str(ASSETS_DIR),
+            no_cdn=True,
+        )
+    else:
+        ft.run(main, assets_dir=str(ASSETS_DIR))
+    return 0

@@ -1,0 +1,1 @@
+"""One module per screen. Each builder takes the Context and returns a Screen."""

@@ -1,0 +1,67 @@
+"""An infraction: situation, penalty, remedy, examples, notes, where it sits, principles."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from regulation.model import Infraction
+
+from .. import routes
+from .. import strings as S
+from ..context import Context, Screen
+from ..widgets import bilingual, both_or_one, heading, padded, penalty_chip, penalty_label
+
+# The principles a judge weighs on every call (product brief): discretion and repeats.
+ALWAYS_APPLYING_PRINCIPLES = ("judge-discretion", "repeat-offense")
+
+
+def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
+    regulation = ctx.regulation
+    section = regulation.section(infraction.section_id)
+    assert section is not None  # the loader checked every section id
+    category = regulation.category_of(section)
+    location = ft.TextButton(
+        f"{both_or_one(ctx, category.label)} › {both_or_one(ctx, section.title)}",
+        icon=ft.Icons.FOLDER_OPEN,
+        on_click=lambda _: ctx.actions.navigate(routes.category(category.id)),
+        tooltip=ctx.ui(S.LOCATION),
+    )
+    controls: list[ft.Control] = [
+        location,
+        bilingual(ctx, infraction.title, size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+        ft.Row(
+            [
+                ft.Text(penalty_label(ctx), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
+                penalty_chip(ctx, infraction.penalty, clickable=True),
+            ],
+            wrap=True,
+        ),
+    ]
+    for message, paragraphs in (
+        (S.REMEDY, infraction.remedy),
+        (S.EXAMPLES, infraction.examples),
+        (S.NOTES, infraction.notes),
+    ):
+        if paragraphs:
+            controls.append(heading(ctx, message))
+            controls += [bilingual(ctx, p) for p in paragraphs]
+    aliases = _aliases(ctx, infraction)
+    if aliases:
+        controls.append(
+            ft.Text(f"{ctx.ui(S.ALSO_KNOWN_AS)}: {aliases}", size=ctx.sizes.small, italic=True)
+        )
+    controls.append(ft.Divider())
+    controls.append(heading(ctx, S.ALWAYS_APPLIES))
+    for principle_id in ALWAYS_APPLYING_PRINCIPLES:
+        principle = regulation.principle(principle_id)
+        if principle:
+            controls.append(bilingual(ctx, principle.text, size=ctx.sizes.small))
+    return Screen(
+        title=ctx.pick(infraction.title), body=padded(controls), bookmark_id=infraction.id
+    )
+
+
+def _aliases(ctx: Context, infraction: Infraction) -> str:
+    """The names judges from other programmes use ("also known as"), in the shown language."""
+    names = infraction.aliases.ja if ctx.lang == "ja" else infraction.aliases.en
+    return ", ".join(names[:6])

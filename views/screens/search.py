@@ -1,0 +1,68 @@
+"""Search as you type, over both languages, with highlighted matches and penalty chips."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from regulation.model import Infraction
+
+from .. import strings as S
+from ..context import Context, Screen
+from ..widgets import entry_row, section_of
+
+RESULT_LIMIT = 30
+
+
+def result_controls(ctx: Context, query: str) -> list[ft.Control]:
+    """The results for `query`, or the empty / no-result guidance."""
+    if not query.strip():
+        return [
+            ft.Text(ctx.ui(S.SEARCH_EMPTY), size=ctx.sizes.body),
+            ft.Text(ctx.ui(S.SEARCH_EXAMPLES), size=ctx.sizes.small, italic=True),
+        ]
+    hits = ctx.index.search(query, limit=RESULT_LIMIT)
+    if not hits:
+        return [
+            ft.Icon(ft.Icons.SEARCH_OFF, size=40),
+            ft.Text(ctx.ui(S.SEARCH_NO_RESULTS, query=query[:40]), size=ctx.sizes.body),
+            ft.Text(ctx.ui(S.SEARCH_NO_RESULTS_HINT), size=ctx.sizes.small),
+        ]
+    rows: list[ft.Control] = [
+        ft.Text(ctx.ui(S.SEARCH_RESULT_COUNT, count=len(hits)), size=ctx.sizes.small)
+    ]
+    for hit in hits:
+        entry = hit.entry
+        subtitle = section_of(ctx, entry) if isinstance(entry, Infraction) else None
+        rows.append(entry_row(ctx, entry, spans=hit.spans, subtitle=subtitle))
+    return rows
+
+
+def search_screen(ctx: Context, query: str) -> Screen:
+    results = ft.Column(
+        result_controls(ctx, query), spacing=2, scroll=ft.ScrollMode.AUTO, expand=True
+    )
+
+    def show(text: str) -> None:
+        ctx.state.search_query = text
+        results.controls = result_controls(ctx, text)
+        results.update()
+
+    def on_change(e: ft.Event[ft.TextField]) -> None:
+        show(e.control.value or "")
+
+    def clear(_: ft.Event) -> None:
+        field.value = ""
+        field.update()
+        show("")
+
+    field = ft.TextField(
+        value=query,
+        autofocus=True,
+        hint_text=ctx.ui(S.SEARCH_HINT),
+        label=ctx.ui(S.SEARCH_TITLE),
+        prefix_icon=ft.Icons.SEARCH,
+        suffix=ft.IconButton(ft.Icons.CLEAR, tooltip=ctx.ui(S.CLEAR_SEARCH), on_click=clear),
+        on_change=on_change,
+        text_size=ctx.sizes.body,
+    )
+    return Screen(title=ctx.ui(S.SEARCH_TITLE), body=ft.Column([field, results], expand=True))

@@ -1,0 +1,125 @@
+"""Settings (language, theme, text size), About, and the not-found screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import flet as ft
+
+from regulation.cli import APP_VERSION
+
+from .. import routes
+from .. import strings as S
+from ..context import Context, Screen
+from ..theme import TEXT_SCALES
+from ..widgets import both_or_one, heading, padded
+
+FONT_LICENCE_FILE = (
+    Path(__file__).resolve().parents[2] / "assets" / "fonts" / "IPA_Font_License_Agreement_v1.0.txt"
+)
+
+LANGUAGE_CHOICES = (("ja", S.LANG_JA), ("en", S.LANG_EN), ("both", S.LANG_BOTH))
+THEME_CHOICES = (("system", S.THEME_SYSTEM), ("light", S.THEME_LIGHT), ("dark", S.THEME_DARK))
+
+
+def radio_group(ctx: Context, choices, value: str, setting: str) -> ft.RadioGroup:
+    return ft.RadioGroup(
+        content=ft.Column(
+            [ft.Radio(value=key, label=ctx.ui(message)) for key, message in choices], spacing=0
+        ),
+        value=value,
+        on_change=lambda e: ctx.actions.change_settings(**{setting: e.control.value}),
+    )
+
+
+def settings_screen(ctx: Context) -> Screen:
+    settings = ctx.state.settings
+    scale_index = TEXT_SCALES.index(settings.text_scale)
+
+    def step(delta: int) -> None:
+        index = min(max(scale_index + delta, 0), len(TEXT_SCALES) - 1)
+        ctx.actions.change_settings(text_scale=TEXT_SCALES[index])
+
+    text_size = ft.Row(
+        [
+            ft.IconButton(
+                ft.Icons.TEXT_DECREASE,
+                tooltip=ctx.ui(S.SMALLER_TEXT),
+                on_click=lambda _: step(-1),
+                disabled=scale_index == 0,
+            ),
+            ft.Text(
+                ctx.ui(S.TEXT_SIZE_VALUE, percent=round(settings.text_scale * 100)),
+                size=ctx.sizes.body,
+            ),
+            ft.IconButton(
+                ft.Icons.TEXT_INCREASE,
+                tooltip=ctx.ui(S.LARGER_TEXT),
+                on_click=lambda _: step(1),
+                disabled=scale_index == len(TEXT_SCALES) - 1,
+            ),
+        ]
+    )
+    controls = [
+        heading(ctx, S.LANGUAGE),
+        radio_group(ctx, LANGUAGE_CHOICES, settings.language, "language"),
+        heading(ctx, S.THEME),
+        radio_group(ctx, THEME_CHOICES, settings.theme, "theme"),
+        heading(ctx, S.TEXT_SIZE),
+        text_size,
+        ft.Text(ctx.ui(S.SAMPLE_TEXT), size=ctx.sizes.body),
+        ft.Divider(),
+        ft.ListTile(
+            leading=ft.Icon(ft.Icons.INFO_OUTLINE),
+            title=ft.Text(ctx.ui(S.ABOUT_TITLE), size=ctx.sizes.body),
+            on_click=lambda _: ctx.actions.navigate(routes.ABOUT),
+        ),
+    ]
+    return Screen(title=ctx.ui(S.SETTINGS_TITLE), body=padded(controls, spacing=8))
+
+
+def about_screen(ctx: Context) -> Screen:
+    document = ctx.regulation.document
+
+    def fact(label: str, value: str) -> ft.Control:
+        return ft.Column(
+            [
+                ft.Text(ctx.ui(label), size=ctx.sizes.small, weight=ft.FontWeight.BOLD),
+                ft.Text(value, size=ctx.sizes.body, selectable=True),
+            ],
+            spacing=0,
+        )
+
+    licence_text = (
+        FONT_LICENCE_FILE.read_text(encoding="utf-8") if FONT_LICENCE_FILE.exists() else ""
+    )
+    controls = [
+        ft.Text(ctx.ui(S.APP_TITLE), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+        fact(S.REGULATION, both_or_one(ctx, document.label)),
+        fact(S.REGULATION_VERSION, document.version),
+        fact(S.APP_VERSION, APP_VERSION),
+        fact(S.DATA_CHECKSUM, document.source_sha256[:16]),
+        ft.Text(ctx.ui(S.OFFLINE_NOTE), size=ctx.sizes.body),
+        ft.Text(ctx.ui(S.DISCLAIMER), size=ctx.sizes.body),
+        heading(ctx, S.LICENCES),
+        ft.Text(ctx.ui(S.APP_LICENCE), size=ctx.sizes.body),
+        ft.ExpansionTile(
+            title=ft.Text(ctx.ui(S.FONT_LICENCE), size=ctx.sizes.body),
+            controls=[ft.Text(licence_text, size=ctx.sizes.small, selectable=True)],
+        ),
+    ]
+    return Screen(title=ctx.ui(S.ABOUT_TITLE), body=padded(controls))
+
+
+def not_found_screen(ctx: Context, route: str) -> Screen:
+    controls = [
+        ft.Icon(ft.Icons.EXPLORE_OFF, size=48),
+        ft.Text(ctx.ui(S.NOT_FOUND_TITLE), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+        ft.Text(ctx.ui(S.NOT_FOUND_BODY, route=route[:80]), size=ctx.sizes.body),
+        ft.FilledButton(
+            ctx.ui(S.GO_HOME),
+            icon=ft.Icons.HOME,
+            on_click=lambda _: ctx.actions.navigate(routes.HOME),
+        ),
+    ]
+    return Screen(title=ctx.ui(S.NOT_FOUND_TITLE), body=padded(controls))

@@ -1,0 +1,113 @@
+"""The six penalty tiers as cards, a tier's page, and the principles of applying penalties."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from regulation.model import Principle, Tier
+
+from .. import routes
+from .. import strings as S
+from ..context import Context, Screen
+from ..theme import TIER_COLORS
+from ..widgets import (
+    bilingual,
+    bilingual_heading,
+    both_or_one,
+    entry_row,
+    heading,
+    padded,
+    section_of,
+    tier_label,
+)
+
+
+def tier_card(ctx: Context, tier: Tier) -> ft.Control:
+    colors = TIER_COLORS[tier.severity]
+    count = len(ctx.regulation.infractions_with_penalty(tier.id))
+    name = ft.Text(
+        tier_label(ctx, tier),
+        size=ctx.sizes.title,
+        weight=ft.FontWeight.BOLD,
+        color=colors.foreground,
+    )
+    counter = ft.Text(
+        ctx.ui(S.INFRACTION_COUNT, count=count), size=ctx.sizes.small, color=colors.foreground
+    )
+    return ft.Card(
+        content=ft.Container(
+            ft.Row(
+                [
+                    ft.Column([name, counter], spacing=2, expand=True),
+                    ft.Icon(ft.Icons.CHEVRON_RIGHT, color=colors.foreground),
+                ],
+            ),
+            padding=ft.Padding.symmetric(horizontal=16, vertical=12),
+            bgcolor=colors.background,
+            border_radius=12,
+            on_click=lambda _: ctx.actions.navigate(routes.tier(tier.id)),
+            tooltip=f"{tier_label(ctx, tier)} ({ctx.ui(S.INFRACTION_COUNT, count=count)})",
+        ),
+        margin=0,
+    )
+
+
+def principle_rows(ctx: Context) -> list[ft.Control]:
+    return [entry_row(ctx, p) for p in ctx.regulation.principles]
+
+
+def tiers_screen(ctx: Context) -> Screen:
+    controls: list[ft.Control] = [heading(ctx, S.TIERS_TITLE)]
+    controls += [tier_card(ctx, tier) for tier in ctx.regulation.tiers]
+    controls.append(ft.Container(height=8))
+    controls.append(bilingual_heading(ctx, ctx.regulation.principles_heading))
+    controls += principle_rows(ctx)
+    return Screen(title=ctx.ui(S.APP_TITLE), body=padded(controls))
+
+
+def tier_screen(ctx: Context, tier: Tier) -> Screen:
+    colors = TIER_COLORS[tier.severity]
+    banner = ft.Container(
+        ft.Column(
+            [
+                ft.Text(
+                    tier.letter,
+                    size=ctx.sizes.display,
+                    weight=ft.FontWeight.BOLD,
+                    color=colors.foreground,
+                ),
+                ft.Text(
+                    both_or_one(ctx, tier.title),
+                    size=ctx.sizes.title,
+                    weight=ft.FontWeight.BOLD,
+                    color=colors.foreground,
+                ),
+            ],
+            spacing=0,
+        ),
+        bgcolor=colors.background,
+        border_radius=12,
+        padding=16,
+    )
+    points = [
+        ft.Row(
+            [ft.Text("•", size=ctx.sizes.body), ft.Container(bilingual(ctx, point), expand=True)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+        for point in tier.points
+    ]
+    infractions = ctx.regulation.infractions_with_penalty(tier.id)
+    rows = [entry_row(ctx, i, subtitle=section_of(ctx, i)) for i in infractions]
+    if not rows:
+        rows = [ft.Text(ctx.ui(S.NO_INFRACTIONS_WITH_TIER), size=ctx.sizes.body)]
+    controls = [banner, *points, heading(ctx, S.INFRACTIONS_WITH_TIER), *rows]
+    return Screen(title=tier_label(ctx, tier), body=padded(controls), bookmark_id=tier.id)
+
+
+def principle_screen(ctx: Context, principle: Principle) -> Screen:
+    controls = [
+        bilingual_heading(ctx, ctx.regulation.principles_heading),
+        bilingual(ctx, principle.label, size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+        bilingual(ctx, principle.text),
+    ]
+    return Screen(title=ctx.pick(principle.label), body=padded(controls), bookmark_id=principle.id)

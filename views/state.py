@@ -1,0 +1,124 @@
+"""The app's state as plain dataclasses, and its round trip through stored preferences.
+
+Stored values come back from the device (SharedPreferences; the browser's localStorage on the
+web) and may be missing, from an older version, or corrupt: every reader falls back to the
+default silently instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .theme import TEXT_SCALES, THEME_MODES
+
+LANGUAGES = ("ja", "en", "both")
+DEFAULT_LANGUAGE = "ja"
+MAX_RECENT = 20
+MAX_BOOKMARKS = 100
+
+# Keys in SharedPreferences, one per fact.
+KEY_LANGUAGE = "language"
+KEY_THEME = "theme"
+KEY_TEXT_SCALE = "text_scale"
+KEY_BOOKMARKS = "bookmarks"
+KEY_RECENT = "recent"
+KEYS = (KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE, KEY_BOOKMARKS, KEY_RECENT)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    language: str = DEFAULT_LANGUAGE  # "ja" | "en" | "both"
+    theme: str = "system"  # "system" | "light" | "dark"
+    text_scale: float = 1.0
+
+
+@dataclass(slots=True)
+class AppState:
+    settings: Settings = field(default_factory=Settings)
+    bookmarks: list[str] = field(default_factory=list)  # entry ids, newest first
+    recent: list[str] = field(default_factory=list)  # entry ids, newest first
+    language_chosen: bool = False  # False until the user (or a stored value) picked one
+    wide: bool = False
+    tab: int = 0  # the navigation destination last shown
+    search_query: str = ""  # what the search field holds, kept across screens
+
+    def with_settings(self, **changes: Any) -> Settings:
+        self.settings = replace(self.settings, **changes)
+        return self.settings
+
+    def toggle_bookmark(self, entry_id: str) -> bool:
+        """Adds or removes a bookmark; True when it is now bookmarked."""
+        if entry_id in self.bookmarks:
+            self.bookmarks.remove(entry_id)
+            return False
+        self.bookmarks.insert(0, entry_id)
+        del self.bookmarks[MAX_BOOKMARKS:]
+        return True
+
+    def visit(self, entry_id: str) -> None:
+        if entry_id in self.recent:
+            self.recent.remove(entry_id)
+        self.recent.insert(0, entry_id)
+        del self.recent[MAX_RECENT:]
+
+
+def state_from_stored(stored: dict[str, Any], is_known_id: Callable[[str], bool]) -> AppState:
+    """Builds the state from raw stored values; anything unusable becomes its default."""
+    language = stored.get(KEY_LANGUAGE)
+    theme = stored.get(KEY_THEME)
+    scale = _as_float(stored.get(KEY_TEXT_SCALE))
+    settings = Settings(
+        language=language if language in LANGUAGES else DEFAULT_LANGUAGE,
+        theme=theme if theme in THEME_MODES else "system",
+        text_scale=scale if scale in TEXT_SCALES else 1.0,
+    )
+    return AppState(
+        settings=settings,
+        bookmarks=_id_list(stored.get(KEY_BOOKMARKS), is_known_id, MAX_BOOKMARKS),
+        recent=_id_list(stored.get(KEY_RECENT), is_known_id, MAX_RECENT),
+        language_chosen=language in LANGUAGES,
+    )
+
+
+def stored_values(state: AppState) -> dict[str, str]:
+    """What to store: plain strings, which every platform's preferences keep as they are."""
+    return {
+        KEY_LANGUAGE: state.settings.language,
+        KEY_THEME: state.settings.theme,
+        KEY_TEXT_SCALE: str(state.settings.text_scale),
+        KEY_BOOKMARKS: json.dumps(state.bookmarks),
+        KEY_RECENT: json.dumps(state.recent),
+    }
+
+
+def _as_float(value: Any) -> float | None:
+    try:
+        return float(value) if value is not None and not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _id_list(value: Any, is_known_id: Callable[[str], bool], limit: int) -> list[str]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return []
+    if not isinstance(value, Iterable) or isinstance(value, (str, bytes, dict)):
+        return []
+    ids: list[str] = []
+    for item in value:
+        if isinstance(item, str) and is_known_id(item) and item not in ids:
+            ids.append(item)
+    return ids[:limit]
+
+
+def negotiate_language(device_locales: list[str]) -> str:
+    """The first start follows the device: English if it prefers English, Japanese otherwise."""
+    from babel import negotiate_locale  # imported here: babel's import is slow and rarely needed
+
+    chosen = negotiate_locale([loc.replace("-", "_") for loc in device_locales], ["ja", "en"])
+    return chosen or DEFAULT_LANGUAGE

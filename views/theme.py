@@ -1,0 +1,76 @@
+"""Colours, type sizes and the Flet theme: one definition of each, used by every screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flet as ft
+
+FONT_FAMILY = "IPAexGothic"
+FONT_FILES = {FONT_FAMILY: "fonts/ipaexg.ttf"}  # relative to assets/
+SEED_COLOR = "#1F4E79"
+WIDE_BREAKPOINT = 840  # px: rail and list + detail from here on
+MASTER_PANE_WIDTH = 380
+
+
+@dataclass(frozen=True, slots=True)
+class TierColors:
+    background: str
+    foreground: str  # chosen for at least 4.5:1 contrast on `background`
+
+
+# By severity, A (mildest) to F. Colour is never the only signal: chips also show letter and name.
+TIER_COLORS: tuple[TierColors, ...] = (
+    TierColors("#2E7D32", "#FFFFFF"),  # A caution: green
+    TierColors("#F9A825", "#000000"),  # B warning: amber
+    TierColors("#EF6C00", "#000000"),  # C duel forfeiture: orange
+    TierColors("#C62828", "#FFFFFF"),  # D match forfeiture: red
+    TierColors("#6A1B9A", "#FFFFFF"),  # E disqualification: purple
+    TierColors("#212121", "#FFFFFF"),  # F total disqualification: black
+)
+
+TEXT_SCALES = (0.85, 1.0, 1.15, 1.3, 1.5, 1.75)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeScale:
+    """Font sizes for one text-size setting; every Text takes its size from here."""
+
+    scale: float = 1.0
+
+    def _px(self, base: float) -> float:
+        return round(base * self.scale, 1)
+
+    @property
+    def small(self) -> float:
+        return self._px(13)
+
+    @property
+    def body(self) -> float:
+        return self._px(16)
+
+    @property
+    def heading(self) -> float:
+        return self._px(18)
+
+    @property
+    def title(self) -> float:
+        return self._px(22)
+
+    @property
+    def display(self) -> float:
+        return self._px(28)
+
+
+THEME_MODES = {
+    "system": ft.ThemeMode.SYSTEM,
+    "light": ft.ThemeMode.LIGHT,
+    "dark": ft.ThemeMode.DARK,
+}
+
+
+def apply_theme(page: ft.Page, theme: str) -> None:
+    page.fonts = FONT_FILES
+    page.theme = ft.Theme(color_scheme_seed=SEED_COLOR, font_family=FONT_FAMILY)
+    page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOR, font_family=FONT_FAMILY)
+    page.theme_mode = THEME_MODES.get(theme, ft.ThemeMode.SYSTEM)

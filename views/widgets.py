@@ -1,0 +1,184 @@
+"""Small building blocks shared by the screens: penalty chips, bilingual text, entry rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flet as ft
+
+from regulation.model import Entry, Infraction, Principle, Text, Tier
+
+from . import routes
+from . import strings as S
+from .context import Context
+from .theme import TIER_COLORS
+
+Spans = Sequence[tuple[int, int]]
+
+
+def both_or_one(ctx: Context, text: Text) -> str:
+    """One line: "ja / en" in "both" mode, else the chosen language."""
+    if ctx.lang == "both" and text.ja != text.en:
+        return f"{text.ja} / {text.en}"
+    return ctx.pick(text)
+
+
+def penalty_label(ctx: Context) -> str:
+    """罰則： / Penalty: — the source's own label, from the data."""
+    return both_or_one(ctx, ctx.regulation.document.penalty_label)
+
+
+def tier_label(ctx: Context, tier: Tier) -> str:
+    """Letter and name: what a chip says, and what a screen reader reads."""
+    return f"{tier.letter} {both_or_one(ctx, tier.title)}"
+
+
+def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Control:
+    """The tier's colour, letter and name; a button to the tier page where `clickable`."""
+    colors = TIER_COLORS[tier.severity]
+    label = ft.Text(
+        tier_label(ctx, tier),
+        color=colors.foreground,
+        size=ctx.sizes.small,
+        weight=ft.FontWeight.BOLD,
+        no_wrap=False,
+    )
+    if clickable:
+        return ft.FilledButton(
+            content=label,
+            style=ft.ButtonStyle(bgcolor=colors.background, color=colors.foreground),
+            tooltip=f"{penalty_label(ctx)}{tier_label(ctx, tier)}",
+            on_click=lambda _: ctx.actions.navigate(routes.tier(tier.id)),
+        )
+    return ft.Container(
+        content=label,
+        bgcolor=colors.background,
+        border_radius=6,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=3),
+    )
+
+
+def highlighted(text: str, spans: Spans, size: float, **style) -> ft.Text:
+    """`text` with the `spans` (start, end) shown bold on a marker colour."""
+    if not spans:
+        return ft.Text(text, size=size, **style)
+    pieces: list[ft.TextSpan] = []
+    mark = ft.TextStyle(weight=ft.FontWeight.BOLD, bgcolor=ft.Colors.with_opacity(0.35, "#FFC107"))
+    cursor = 0
+    for start, end in sorted(spans):
+        if start < cursor:  # overlapping spans: keep the first
+            continue
+        if start > cursor:
+            pieces.append(ft.TextSpan(text[cursor:start]))
+        pieces.append(ft.TextSpan(text[start:end], style=mark))
+        cursor = end
+    if cursor < len(text):
+        pieces.append(ft.TextSpan(text[cursor:]))
+    return ft.Text(spans=pieces, size=size, **style)
+
+
+def bilingual(
+    ctx: Context,
+    text: Text,
+    size: float | None = None,
+    weight: ft.FontWeight | None = None,
+    selectable: bool = True,
+) -> ft.Control:
+    """A regulation string in the chosen language, or both (side by side on wide screens)."""
+    size = size or ctx.sizes.body
+    if ctx.lang != "both":
+        return ft.Text(ctx.pick(text), size=size, weight=weight, selectable=selectable)
+    japanese = ft.Text(text.ja, size=size, weight=weight, selectable=selectable)
+    english = ft.Text(text.en, size=size, weight=weight, selectable=selectable, italic=True)
+    if ctx.state.wide:
+        return ft.Row(
+            [ft.Container(japanese, expand=True), ft.Container(english, expand=True)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+            spacing=24,
+        )
+    return ft.Column([japanese, english], spacing=4)
+
+
+def heading(ctx: Context, message: str, **values: object) -> ft.Text:
+    return ft.Text(
+        ctx.ui(message, **values),
+        size=ctx.sizes.heading,
+        weight=ft.FontWeight.BOLD,
+        color=ft.Colors.PRIMARY,
+    )
+
+
+def bilingual_heading(ctx: Context, text: Text) -> ft.Text:
+    return ft.Text(
+        both_or_one(ctx, text),
+        size=ctx.sizes.heading,
+        weight=ft.FontWeight.BOLD,
+        color=ft.Colors.PRIMARY,
+    )
+
+
+def entry_title(entry: Entry) -> Text:
+    return entry.label if isinstance(entry, Principle) else entry.title
+
+
+def entry_route(entry: Entry) -> str:
+    if isinstance(entry, Tier):
+        return routes.tier(entry.id)
+    if isinstance(entry, Principle):
+        return routes.principle(entry.id)
+    return routes.infraction(entry.id)
+
+
+def entry_row(
+    ctx: Context, entry: Entry, spans: dict[str, Spans] | None = None, subtitle: str | None = None
+) -> ft.ListTile:
+    """One tappable row: penalty chip (or kind), title with highlights, optional subtitle."""
+    spans = spans or {}
+    title = entry_title(entry)
+    size = ctx.sizes.body
+    if ctx.lang == "both":
+        title_control: ft.Control = ft.Column(
+            [
+                highlighted(title.ja, spans.get("title.ja", ()), size),
+                highlighted(title.en, spans.get("title.en", ()), ctx.sizes.small, italic=True),
+            ],
+            spacing=2,
+        )
+    else:
+        lang = "en" if ctx.lang == "en" else "ja"
+        title_control = highlighted(ctx.pick(title), spans.get(f"title.{lang}", ()), size)
+    if isinstance(entry, Infraction):
+        leading: ft.Control = penalty_chip(ctx, entry.penalty)
+    elif isinstance(entry, Tier):
+        leading = penalty_chip(ctx, entry)
+    else:
+        leading = ft.Icon(ft.Icons.GAVEL, tooltip=ctx.ui(S.KIND_PRINCIPLE))
+    return ft.ListTile(
+        leading=ft.Container(leading, width=_leading_width(ctx)),
+        title=title_control,
+        subtitle=ft.Text(subtitle, size=ctx.sizes.small) if subtitle else None,
+        on_click=lambda _: ctx.actions.navigate(entry_route(entry)),
+        content_padding=ft.Padding.symmetric(horizontal=12, vertical=2),
+    )
+
+
+def _leading_width(ctx: Context) -> float:
+    # Wide enough for the longest tier name at the current text size.
+    per_char = ctx.sizes.small * (0.62 if ctx.lang == "en" else 1.05)
+    longest = 24 if ctx.lang == "en" else (12 if ctx.lang == "ja" else 20)
+    return min(220, 24 + per_char * longest) if ctx.lang != "both" else 150
+
+
+def section_of(ctx: Context, infraction: Infraction) -> str:
+    section = ctx.regulation.section(infraction.section_id)
+    return ctx.pick(section.title) if section else ""
+
+
+def padded(controls: list[ft.Control], spacing: float = 12) -> ft.Column:
+    """A screen's body: padded, scrolling column."""
+    return ft.Column(
+        controls,
+        spacing=spacing,
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+    )
