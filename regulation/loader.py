@@ -7,11 +7,11 @@ wrong, so that a broken data file never surfaces as a traceback.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .catalog import Catalog, load_catalog
 from .model import (
@@ -29,8 +29,9 @@ from .model import (
 ROOT = Path(__file__).resolve().parent.parent
 RULES_PATH = ROOT / "assets" / "rules_ja.yaml"
 
-# libyaml's loader is several times faster; the pure-Python one gives the same result.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Parsed YAML is cached as JSON under the file's hash, like .pyc for source: importing and
+# running PyYAML costs more than everything else at start-up, reading JSON almost nothing.
+CACHE_FORMAT = 1
 
 
 class RegulationError(ValueError):
@@ -43,21 +44,63 @@ class RegulationError(ValueError):
 
 def load_regulation(rules_path: Path = RULES_PATH, catalog: Catalog | None = None) -> Regulation:
     """Read, validate and translate the regulation. Raises RegulationError."""
-    raw = rules_path.read_bytes()
     try:
-        data = yaml.load(raw, Loader=_SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}" if mark else "syntax"
-        raise RegulationError(rules_path, where, f"YAML syntax error: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        raise RegulationError(rules_path, "syntax", f"YAML error: {exc}") from None
+        raw = rules_path.read_bytes()
+    except OSError as exc:
+        raise RegulationError(rules_path, "file", exc.strerror or str(exc)) from None
+    digest = hashlib.sha256(raw).hexdigest()
+    data = _cached_parse(rules_path, raw, digest)
     if catalog is None:
         try:
             catalog = load_catalog()
         except OSError as exc:  # missing or not a compiled catalog (gettext raises OSError)
             raise RegulationError(exc.filename or "catalog", "catalog", str(exc)) from None
-    return _Builder(rules_path, catalog, hashlib.sha256(raw).hexdigest()).build(data)
+    return _Builder(rules_path, catalog, digest).build(data)
+
+
+def parse_yaml(path: Path, raw: bytes) -> Any:
+    """PyYAML, with libyaml's C loader when present. Raises RegulationError."""
+    import yaml  # here, not at the top: a cache hit never needs it
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(raw, Loader=loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}" if mark else "syntax"
+        raise RegulationError(path, where, f"YAML syntax error: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise RegulationError(path, "syntax", f"YAML error: {exc}") from None
+
+
+def cache_dir() -> Path:
+    """Per-user and writable on every platform (Flet sets FLET_APP_STORAGE_TEMP on mobile)."""
+    configured = os.environ.get("PENALTY_GUIDE_CACHE_DIR") or os.environ.get(
+        "FLET_APP_STORAGE_TEMP"
+    )
+    if configured:
+        return Path(configured)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocg-penalty-guide"
+
+
+def _cached_parse(path: Path, raw: bytes, digest: str) -> Any:
+    cache = cache_dir() / f"rules-{CACHE_FORMAT}-{digest}.json"
+    try:
+        return json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass  # no cache yet, or an unreadable one: parse the YAML
+    data = parse_yaml(path, raw)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        partial.replace(cache)  # atomic: a concurrent reader never sees half a file
+        for stale in cache.parent.glob("rules-*.json"):
+            if stale != cache:
+                stale.unlink(missing_ok=True)
+    except (OSError, TypeError, ValueError):
+        pass  # a read-only disk or a non-JSON value only costs speed
+    return data
 
 
 class _Builder:

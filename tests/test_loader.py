@@ -115,3 +115,32 @@ def test_cli_reports_corrupt_data_in_one_line(tmp_path: Path, old: str, new: str
     assert len(lines) == 1, result.stderr
     assert "rules_ja.yaml" in lines[0] and fault in lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_parsed_data_is_cached_and_the_cache_is_used(tmp_path, monkeypatch) -> None:
+    from regulation import loader
+
+    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_regulation()
+    assert len(list((tmp_path / "cache").glob("rules-*.json"))) == 1
+
+    def no_yaml(*_args):
+        raise AssertionError("the YAML was parsed although a cache exists")
+
+    monkeypatch.setattr(loader, "parse_yaml", no_yaml)
+    assert load_regulation() == first
+
+
+def test_corrupt_cache_falls_back_to_the_yaml(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path))
+    expected = load_regulation()
+    (cache,) = tmp_path.glob("rules-*.json")
+    cache.write_text('{"tiers": [', encoding="utf-8")
+    assert load_regulation() == expected
+
+
+def test_changed_yaml_is_not_served_from_an_old_cache(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    load_regulation()
+    path = corrupted(tmp_path, "penalty: warning\n", "penalty: yellow-card\n")
+    assert "unknown tier 'yellow-card'" in str(load_error(path))
