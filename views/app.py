@@ -13,11 +13,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import flet as ft
-from regulation.search import SearchIndex
 
 from regulation.catalog import Catalog, load_catalog
 from regulation.loader import load_regulation
 from regulation.model import Regulation
+from regulation.search import SearchIndex
 
 from . import routes
 from . import strings as S
@@ -40,6 +40,8 @@ NAV_DESTINATIONS = (
     (ft.Icons.BOOKMARKS_OUTLINED, ft.Icons.BOOKMARKS, S.NAV_SAVED),
     (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, S.NAV_SETTINGS),
 )
+# Screens that start a new history: the navigation destinations.
+ROOT_SCREENS = frozenset({"tiers", "categories", "search", "saved", "settings"})
 DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
 
 
@@ -156,14 +158,14 @@ class Shell:
 
     def show(self, route: str) -> None:
         parsed = routes.parse(route)
-        if parsed.raw in self.history:
-            del self.history[self.history.index(parsed.raw) + 1 :]
-        elif parsed.raw in routes.TAB_ROOTS or parsed.screen in ("tiers", "search"):
-            self.history = [parsed.raw]
+        if parsed.path in self.history:  # back, or a link to a screen already open
+            del self.history[self.history.index(parsed.path) + 1 :]
+        elif parsed.screen in ROOT_SCREENS:
+            self.history = [parsed.path]
         else:
             if not self.history:  # a deep link: back leads to the destination's root
                 self.history = [routes.TAB_ROOTS[parsed.tab or self.state.tab]]
-            self.history.append(parsed.raw)
+            self.history.append(parsed.path)
         if parsed.tab is not None:
             self.state.tab = parsed.tab
         if parsed.screen == "search":
@@ -218,7 +220,7 @@ class Shell:
                 controls=[ft.Container(screen.body, padding=12, expand=True)],
                 padding=0,
             )
-        is_root = route.screen in ("tiers", "categories", "search", "saved", "settings")
+        is_root = route.screen in ROOT_SCREENS
         master = screen if is_root else self.screen(routes.parse(routes.TAB_ROOTS[tab]))
         detail = (
             ft.Container(

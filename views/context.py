@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from regulation.search import SearchIndex
-
 from regulation.catalog import Catalog
 from regulation.model import Regulation, Text
+from regulation.search import SearchIndex
 
 from .state import AppState
 from .theme import TypeScale

@@ -44,7 +44,8 @@ class Route:
     screen: str  # tiers, tier, categories, category, infraction, principle, search, saved, …
     item: str | None = None
     query: str = ""
-    raw: str = "/"
+    raw: str = "/"  # as asked for; `path` is the one spelling of the same screen
+    path: str = HOME
 
     @property
     def tab(self) -> int | None:
@@ -89,8 +90,10 @@ def parse(route: str | None) -> Route:
     query = parse_qs(parts.query).get("q", [""])[0]
     if len(segments) <= 1:
         screen = _ROOT_SCREENS.get(segments[0] if segments else "")
+        if screen == "search":
+            return Route(screen, query=query, raw=raw, path=search(query))
         if screen:
-            return Route(screen, query=query if screen == "search" else "", raw=raw)
+            return Route(screen, raw=raw, path=f"/{screen}")
     elif len(segments) == 2 and segments[0] in _ITEM_SCREENS:
-        return Route(_ITEM_SCREENS[segments[0]], item=segments[1], raw=raw)
-    return Route("not-found", raw=raw)
+        return Route(_ITEM_SCREENS[segments[0]], item=segments[1], raw=raw, path=parts.path)
+    return Route("not-found", raw=raw, path=raw)

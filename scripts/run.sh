@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The README's run command: set up (once) and start the app. Arguments go to main.py,
+# e.g. `scripts/run.sh --web --port 8550` or `scripts/run.sh search "slow play"`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[test]"
+fi
+exec .venv/bin/python main.py "$@"

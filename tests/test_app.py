@@ -1,0 +1,296 @@
+"""A judge's paths through the real app, in-process over the fake client (tests/flet_harness.py).
+
+Each test starts `views.app.main` exactly as `ft.run` would, then taps, types and navigates the
+way the Flutter client reports it, and reads what the views show.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import flet as ft
+import pytest
+
+from regulation.model import Regulation
+from views import routes
+from views.app import main
+
+try:
+    from flet_harness import FakeApp
+except ImportError:  # tests/ as a package
+    from tests.flet_harness import FakeApp
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def apps():
+    started: list[FakeApp] = []
+
+    def start(**options) -> FakeApp:
+        options = {"locale": "ja-JP", "prefs": {}, **PHONE, **options}
+        app = FakeApp.start(main, **options)
+        started.append(app)
+        return app
+
+    yield start
+    for app in started:
+        assert app.crashes == [], app.crashes
+        app.stop()
+
+
+def title_of(app: FakeApp) -> str:
+    appbar = app.top_view.appbar
+    return appbar.title.value
+
+
+def test_first_screen_shows_the_six_tiers_in_japanese(apps, regulation: Regulation) -> None:
+    app = apps()
+    texts = app.texts()
+    for tier in regulation.tiers:
+        assert f"{tier.letter} {tier.title.ja}" in texts
+        count = len(regulation.infractions_with_penalty(tier.id))
+        assert f"違反：{count} 件" in texts
+    assert sum(len(regulation.infractions_with_penalty(t.id)) for t in regulation.tiers) == 28
+    assert app.client_route in ("/", routes.TIERS)
+
+
+def test_device_locale_english_starts_in_english(apps, regulation: Regulation) -> None:
+    app = apps(locale="en-US")
+    assert "A Caution" in app.texts()
+    assert title_of(app) == "OCG Penalty Guide"
+
+
+def test_unknown_device_locale_falls_back_to_japanese(apps) -> None:
+    app = apps(locale="fr-FR")
+    assert "A 注意" in app.texts()
+
+
+@pytest.mark.parametrize("tier_index", range(6))
+def test_open_each_tier(apps, regulation: Regulation, tier_index: int) -> None:
+    tier = regulation.tiers[tier_index]
+    app = apps()
+    count = len(regulation.infractions_with_penalty(tier.id))
+    app.click(app.find(ft.Container, tooltip=f"{tier.letter} {tier.title.ja} (違反：{count} 件)"))
+    assert app.client_route == routes.tier(tier.id)
+    texts = app.texts()
+    for point in tier.points:
+        assert point.ja in texts
+    for infraction in regulation.infractions_with_penalty(tier.id):
+        assert infraction.title.ja in texts
+    assert app.back()
+    assert app.client_route == routes.TIERS
+
+
+@pytest.mark.parametrize("category_id", ["deck", "deck-list", "play", "conduct"])
+def test_open_each_category(apps, regulation: Regulation, category_id: str) -> None:
+    app = apps()
+    app.click(app.find(ft.NavigationBar).destinations[1])
+    assert app.client_route == routes.CATEGORIES
+    category = regulation.category(category_id)
+    app.click(app.find(ft.Container, tooltip=category.label.ja))
+    assert app.client_route == routes.category(category_id)
+    texts = app.texts()
+    for section in regulation.sections_in_category(category_id):
+        assert section.title.ja in texts
+        for infraction in regulation.infractions_in_section(section.id):
+            assert infraction.title.ja in texts
+
+
+def test_browse_to_an_infraction_and_its_penalty(apps, regulation: Regulation) -> None:
+    app = apps()
+    app.route(routes.category("play"))
+    drew = regulation.infraction("drew-extra-cards")
+    app.click(app.find(ft.ListTile, text=drew.title.ja))
+    assert app.client_route == routes.infraction("drew-extra-cards")
+    texts = app.texts()
+    assert "罰則：" in texts and "B 警告" in texts
+    for paragraph in drew.remedy:
+        assert paragraph.ja in texts
+    # the principles that always apply
+    assert regulation.principle("judge-discretion").text.ja in texts
+    assert regulation.principle("repeat-offense").text.ja in texts
+    # the penalty chip opens the tier
+    app.click(app.find(ft.FilledButton, text="B 警告"))
+    assert app.client_route == routes.tier("warning")
+    app.back()
+    assert app.client_route == routes.infraction("drew-extra-cards")
+    app.back()
+    assert app.client_route == routes.category("play")
+
+
+def test_language_switch_changes_every_visible_string(apps, regulation: Regulation) -> None:
+    app = apps()
+    app.route(routes.infraction("drew-extra-cards"))
+    japanese = app.texts()
+    assert regulation.infraction("drew-extra-cards").title.ja in japanese
+    app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
+    english = app.texts()
+    assert "Unintentionally drew extra cards" in " ".join(english)
+    leftover = [t for t in english if JAPANESE.search(t)]
+    # Only the aliases list can hold Japanese jargon in English mode — and it does not.
+    assert leftover == ["日本語"], leftover  # the button that switches back
+    app.click(app.find(ft.TextButton, tooltip="Switch language"))
+    assert app.texts() == japanese
+
+
+def test_both_languages_side_by_side(apps, regulation: Regulation) -> None:
+    app = apps(prefs={"language": "both"}, **DESKTOP)
+    app.route(routes.infraction("deck-under-40-cards"))
+    infraction = regulation.infraction("deck-under-40-cards")
+    texts = app.texts()
+    assert infraction.remedy[0].ja in texts and infraction.remedy[0].en in texts
+
+
+def test_language_choice_persists(apps) -> None:
+    app = apps()
+    app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
+    restarted = apps(prefs=app.prefs, locale="ja-JP")
+    assert "A Caution" in restarted.texts()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected_title"),
+    [
+        ("引きすぎ", "故意ではなく、過剰にカードを引いた"),
+        ("slow play", "故意ではなく、不必要に長い時間をかけたプレイをした"),
+    ],
+)
+def test_search_and_open_a_result(apps, query: str, expected_title: str) -> None:
+    app = apps()
+    app.click(app.find(ft.NavigationBar).destinations[2])
+    assert app.client_route == routes.SEARCH
+    assert app.has_text("違反名、罰則名、用語を日本語か英語で入力してください。")
+    app.type(app.find(ft.TextField), query)
+    rows = app.find_all(ft.ListTile)
+    assert rows, "no results"
+    assert expected_title in "".join(app.texts(rows[0]))
+    app.click(rows[0])
+    assert app.top_view.appbar.title.value == expected_title
+
+
+def test_search_highlights_the_match(apps) -> None:
+    app = apps()
+    app.route(routes.search("カードを引いた"))
+    first = app.find_all(ft.ListTile)[0]
+    marked = [
+        span.text
+        for text in app.find_all(ft.Text, scope=first)
+        for span in (text.spans or [])
+        if span.style is not None
+    ]
+    assert any("カードを引いた" in m or "引いた" in m for m in marked), marked
+
+
+@pytest.mark.parametrize("query", ["", "   ", "zzzzqqqq", ".*[(", "🂠🂡", "\x00\x07", "あ" * 10_000])
+def test_search_never_breaks(apps, query: str) -> None:
+    app = apps()
+    app.route(routes.SEARCH)
+    app.type(app.find(ft.TextField), query)
+    texts = " ".join(app.texts())
+    assert "件" in texts or "入力してください" in texts or "一致する項目はありません" in texts
+
+
+def test_bookmark_survives_a_restart(apps, regulation: Regulation) -> None:
+    app = apps()
+    app.route(routes.infraction("marked-with-pattern"))
+    app.click(app.find(ft.IconButton, tooltip="ブックマークに追加"))
+    assert app.exists(ft.IconButton, tooltip="ブックマークから削除")
+    assert json.loads(app.prefs["bookmarks"]) == ["marked-with-pattern"]
+    restarted = apps(prefs=app.prefs)
+    restarted.route(routes.SAVED)
+    title = regulation.infraction("marked-with-pattern").title.ja
+    assert restarted.exists(ft.ListTile, text=title)
+    restarted.click(restarted.find_all(ft.ListTile, text=title)[0])
+    assert restarted.client_route == routes.infraction("marked-with-pattern")
+
+
+def test_recently_viewed(apps, regulation: Regulation) -> None:
+    app = apps()
+    app.route(routes.infraction("bribery"))
+    app.route(routes.tier("caution"))
+    app.route(routes.SAVED)
+    rows = app.find_all(ft.ListTile)
+    titles = [" ".join(app.texts(r)) for r in rows]
+    assert any("A 注意" in t for t in titles)
+    assert any(regulation.infraction("bribery").title.ja in t for t in titles)
+    app.click(app.find(ft.TextButton, text="履歴を消去"))
+    assert app.has_text("最近見た項目はありません。")
+
+
+def test_deep_link_opens_its_screen_and_back_goes_to_its_root(apps) -> None:
+    app = apps(route=routes.infraction("drew-extra-cards"))
+    assert app.has_text("故意ではなく、過剰にカードを引いた")
+    assert app.back()
+    assert app.client_route == routes.TIERS
+
+
+def test_unknown_route_shows_not_found_with_a_way_home(apps) -> None:
+    app = apps(route="/infractions/no-such-thing")
+    assert app.has_text("ページが見つかりません")
+    app.click(app.find(ft.FilledButton, text="ホームに戻る"))
+    assert app.client_route == routes.TIERS
+    assert app.has_text("A 注意")
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"language": "klingon", "theme": 5, "text_scale": "huge", "bookmarks": "{not json"},
+        {"language": None, "text_scale": 99.0, "bookmarks": ["no-such-id", 3], "recent": "[1, 2"},
+        {"bookmarks": '{"a": 1}', "recent": json.dumps(["bribery", "bribery", "gone"])},
+    ],
+)
+def test_corrupt_stored_settings_fall_back_to_defaults(apps, stored) -> None:
+    app = apps(prefs=dict(stored))
+    assert app.has_text("A 注意")
+    assert app.page.theme_mode == ft.ThemeMode.SYSTEM
+    app.route(routes.SAVED)
+    assert app.has_text("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
+
+
+def test_settings_change_theme_text_size_and_language(apps) -> None:
+    app = apps()
+    app.route(routes.SETTINGS)
+    body_before = app.find(ft.Text, text="見本：故意ではなく、過剰にカードを引いた").size
+    app.click(app.find(ft.IconButton, tooltip="文字を大きく"))
+    body_after = app.find(ft.Text, text="見本：故意ではなく、過剰にカードを引いた").size
+    assert body_after > body_before
+    app.select(app.find_all(ft.RadioGroup)[1], "dark")
+    assert app.page.theme_mode == ft.ThemeMode.DARK
+    app.select(app.find_all(ft.RadioGroup)[0], "en")
+    assert app.has_text("Settings")
+    restarted = apps(prefs=app.prefs)
+    assert restarted.page.theme_mode == ft.ThemeMode.DARK
+    assert restarted.has_text("A Caution")
+
+
+def test_about_shows_versions_and_font_licence(apps, regulation: Regulation) -> None:
+    app = apps(route=routes.ABOUT)
+    texts = " ".join(app.texts())
+    assert "1.0.0" in texts and regulation.document.version in texts
+    assert "IPAフォントライセンスv1.0" in texts
+
+
+def test_wide_window_shows_rail_and_list_beside_detail(apps, regulation: Regulation) -> None:
+    app = apps(**DESKTOP)
+    assert app.exists(ft.NavigationRail) and not app.exists(ft.NavigationBar)
+    app.route(routes.infraction("drew-extra-cards"))
+    texts = app.texts()
+    assert "A 注意" in texts  # the tiers list stays beside the detail
+    assert regulation.infraction("drew-extra-cards").remedy[0].ja in texts
+    app.resize(390, 844)
+    assert app.exists(ft.NavigationBar) and not app.exists(ft.NavigationRail)
+
+
+def test_every_interactive_control_has_a_label(apps) -> None:
+    """Screen readers and browser tests find controls by name: no unlabeled icon buttons."""
+    for route in (routes.TIERS, routes.infraction("bribery"), routes.SEARCH, routes.SETTINGS):
+        app = apps(route=route)
+        for button in app.find_all(ft.IconButton):
+            assert button.tooltip, f"unlabeled icon button on {route}"
+        for button in app.find_all((ft.TextButton, ft.FilledButton)):
+            assert button.tooltip or app.texts(button), f"unlabeled button on {route}"
