@@ -148,25 +148,32 @@ def entry_row(
         lang = "en" if ctx.lang == "en" else "ja"
         title_control = highlighted(ctx.pick(title), spans.get(f"title.{lang}", ()), size)
     if isinstance(entry, Infraction):
-        leading: ft.Control = penalty_chip(ctx, entry.penalty)
+        badge: ft.Control = penalty_chip(ctx, entry.penalty)
     elif isinstance(entry, Tier):
-        leading = penalty_chip(ctx, entry)
+        badge = penalty_chip(ctx, entry)
     else:
-        leading = ft.Icon(ft.Icons.GAVEL, tooltip=ctx.ui(S.KIND_PRINCIPLE))
+        badge = kind_tag(ctx, S.KIND_PRINCIPLE)
+    # Chip under the title, not beside it: a phone's width goes to the title.
+    details: list[ft.Control] = [badge]
+    if subtitle:
+        details.append(ft.Text(subtitle, size=ctx.sizes.small))
     return ft.ListTile(
-        leading=ft.Container(leading, width=_leading_width(ctx)),
         title=title_control,
-        subtitle=ft.Text(subtitle, size=ctx.sizes.small) if subtitle else None,
+        subtitle=ft.Row(details, wrap=True, spacing=8, run_spacing=4),
+        trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
         on_click=lambda _: ctx.actions.navigate(entry_route(entry)),
-        content_padding=ft.Padding.symmetric(horizontal=12, vertical=2),
+        content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
     )
 
 
-def _leading_width(ctx: Context) -> float:
-    # Wide enough for the longest tier name at the current text size.
-    per_char = ctx.sizes.small * (0.62 if ctx.lang == "en" else 1.05)
-    longest = 24 if ctx.lang == "en" else (12 if ctx.lang == "ja" else 20)
-    return min(220, 24 + per_char * longest) if ctx.lang != "both" else 150
+def kind_tag(ctx: Context, message: str) -> ft.Control:
+    """A neutral tag (原則 / Principle) where an entry has no penalty."""
+    return ft.Container(
+        ft.Text(ctx.ui(message), size=ctx.sizes.small, weight=ft.FontWeight.BOLD),
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        border_radius=6,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+    )
 
 
 def section_of(ctx: Context, infraction: Infraction) -> str:
