@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -15,6 +17,7 @@ if str(ROOT) not in sys.path:
 
 # Tests never touch the user's cache of parsed data (regulation/loader.py).
 os.environ["PENALTY_GUIDE_CACHE_DIR"] = tempfile.mkdtemp(prefix="penalty-guide-cache-")
+atexit.register(shutil.rmtree, os.environ["PENALTY_GUIDE_CACHE_DIR"], ignore_errors=True)
 
 from regulation.loader import load_regulation  # noqa: E402
 from regulation.model import Regulation  # noqa: E402
