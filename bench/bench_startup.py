@@ -43,11 +43,19 @@ def main() -> None:
     args = parser.parse_args()
     code = CHILD.format(root=str(ROOT))
     runs = [
-        json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            ).stdout
+        )
         for _ in range(args.runs)
     ]
     medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-    ours = medians["import_regulation"] + medians["load_data_and_catalog"] + medians["build_search_index"]
+    ours = (
+        medians["import_regulation"]
+        + medians["load_data_and_catalog"]
+        + medians["build_search_index"]
+    )
     print(f"median of {args.runs} fresh interpreters")
     for key, value in medians.items():
         print(f"  {key:<24} {value * 1000:8.2f} ms")

@@ -1,0 +1,694 @@
+"""Ranked search over the regulation, both languages at once (pure Python, no Flet).
+
+`SearchIndex.build(regulation)` folds every searchable string once (see `normalize`) and
+indexes it two ways:
+
+- English (any Latin) words and numbers: word → documents, and a sorted vocabulary for stems
+  (drew → draw), prefixes ("disq" while typing) and typos (one edit in words of five letters
+  or more);
+- Japanese, which has no word breaks: character pairs, and single kanji, → documents. A query
+  term found whole in a field is an exact match; otherwise the share of its pairs found in the
+  document, weighted by how rare each pair is, is a partial match (カード引きすぎた finds
+  過剰にカードを引いた through its title and its alias 引きすぎ). A query typed without spaces
+  is cut into words where the script changes (わざと|手札公開, スリーブに|傷).
+
+The documents are the entries (tiers, principles, infractions) and the sections, whose name and
+aliases reach every infraction of the section at query time. Every field has a weight: title >
+entry alias > section > body. A term scores the best weight it reaches times the quality of the
+match (exact > same stem > prefix > typo > partial), times how rare the term is; an entry scores
+the sum over terms plus bonuses for the query's words found together, scaled by the square of
+the share of terms it matched, so that matching every word beats matching some. Ties keep
+document order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .model import Entry, Principle, Regulation, Section
+from .normalize import (
+    HIRAGANA,
+    KANJI,
+    KATAKANA,
+    LATIN,
+    OTHER,
+    WORD_PATTERN,
+    Folded,
+    fold,
+    fold_with_offsets,
+    has_japanese,
+    script,
+    stem,
+    within_one_edit,
+)
+
+# Field weights: where a match is found.
+TITLE = 10.0
+ALIAS = 7.0
+SECTION = 3.0
+BODY = 2.0
+
+# Match qualities: how a term matched.
+EXACT = 1.0
+SAME_STEM = 0.9
+PREFIX = 0.7
+TYPO = 0.5
+PARTIAL = 0.6  # a Japanese term found in pieces; scaled by the share found
+CORE = 0.5  # only the kanji of an inflected Japanese word (決 of 決めた)
+NEGATED = 0.5  # a word right after no/not/without
+
+# A Japanese term counts as matched when this (rarity-weighted) share of its pairs is found.
+MIN_PARTIAL_COVERAGE = 0.5
+# The query as a whole equal to a title or alias ("注意", "match loss") earns this much more.
+WHOLE_FIELD_BONUS = 0.5
+# Query words found side by side ("check in"), or a Japanese run found whole, earn this more.
+PHRASE_BONUS = 0.6
+# How much rarer terms count ("39" over "cards"): 1 + strength × ln(entries / entries matched).
+RARITY_STRENGTH = 0.3
+
+PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
+TYPO_MIN_LENGTH = 5  # the issue's rule: one edit in words of five letters or more
+# Bounds that keep any input, even a pasted page, to a bounded amount of work.
+MAX_QUERY_CHARS = 200
+MAX_TERMS = 12
+MAX_TERM_CHARS = 32  # a Japanese run without a script change longer than this is cut
+
+# Words that carry no meaning in a judge's query; dropped unless the query is nothing else.
+STOPWORDS = frozenset(
+    {
+        *("a", "an", "the", "this", "that", "of", "to", "in", "on", "at", "for", "with", "by"),
+        *("from", "as", "and", "or", "it", "its", "his", "her", "their", "my", "me", "i", "he"),
+        *("she", "they", "them", "be", "is", "was", "are", "were", "been"),
+    }
+)
+
+NEGATIONS = frozenset({"no", "not", "non", "without", "never"})
+
+SPAN_KEYS = ("title.ja", "title.en", "text.ja", "text.en")
+
+Spans = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One result: the entry, its score (higher is better) and what to highlight.
+
+    `spans` maps "title.ja", "title.en", "text.ja" and "text.en" to [start, end) character
+    offsets of the matches in the displayed strings: the title (a principle's label) and
+    `Regulation.body(entry, lang)`.
+    """
+
+    entry: Entry
+    score: float
+    spans: Mapping[str, Spans] = field(compare=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Term:
+    """One term of the query, in folded form."""
+
+    text: str
+    is_word: bool  # a Latin word or number (word index) rather than Japanese (pair index)
+    # For Japanese with okurigana (決めた, 引きすぎた): its leading kanji (決, 引), a weaker
+    # fallback when the inflected form is nowhere in the text.
+    core: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    terms: tuple[_Term, ...]
+    whole: str  # the folded query, spaces collapsed, for the whole-field bonus
+    # Runs of Japanese that the query cut into several terms (わざと手札公開), and pairs of
+    # neighbouring English words (check in), both worth a bonus where found together.
+    phrases: tuple[str, ...] = ()
+    word_pairs: tuple[str, ...] = ()
+
+
+# Script changes that start a new word in Japanese typed without spaces: kana → kanji,
+# kanji ↔ katakana, to and from Latin. Kanji → hiragana does not (okurigana: 引きすぎ), nor
+# katakana → hiragana (a particle: スリーブに), nor digit → kanji (a counter: 39枚).
+_WORD_BREAKS = frozenset(
+    {
+        (HIRAGANA, KANJI),
+        (HIRAGANA, KATAKANA),
+        (HIRAGANA, LATIN),
+        (KATAKANA, KANJI),
+        (KATAKANA, LATIN),
+        (KANJI, KATAKANA),
+        (KANJI, LATIN),
+        (LATIN, KATAKANA),
+    }
+)
+# Particles that end a typed word (スリーブに, じゃんけんで, 罰則を): longest first.
+_PARTICLES = ("から", "まで", "より", "って", *"をにでとがはのもへや")
+
+
+def _parse(query: str) -> _Query:
+    """Cut a raw query into terms: Latin words, and Japanese words found by script changes."""
+    original = query[: MAX_QUERY_CHARS * 2]
+    folded = fold_with_offsets(original)
+    text = folded.text[:MAX_QUERY_CHARS]
+    scripts = [script(original[folded.original_span(i, i + 1)[0]]) for i in range(len(text))]
+    terms: list[_Term] = []
+    phrases: list[str] = []
+    chunks: list[str] = []
+    for match in _CHUNK_PATTERN.finditer(text):
+        chunk = match.group()
+        chunks.append(chunk)
+        if WORD_PATTERN.fullmatch(chunk):
+            terms.append(_Term(chunk, is_word=True))
+            continue
+        pieces = _japanese_words(chunk, scripts[match.start() : match.end()])
+        terms += pieces
+        if len(pieces) > 1:
+            phrases.append(_strip_particle(chunk))
+    meaningful = [term for term in terms if not _is_filler(term)]
+    unique = tuple(dict.fromkeys(meaningful or terms))[:MAX_TERMS]
+    word_pairs = tuple(
+        f"{stem(first)} {stem(second)}"
+        for first, second in itertools.pairwise(chunks)
+        if WORD_PATTERN.fullmatch(first) and WORD_PATTERN.fullmatch(second)
+    )
+    return _Query(unique, " ".join(chunks), tuple(phrases), word_pairs)
+
+
+_CHUNK_PATTERN = re.compile(r"\S+")
+
+
+def _japanese_words(chunk: str, scripts: list[str]) -> list[_Term]:
+    """The terms of a run of text without spaces, cut where the script changes."""
+    words: list[str] = []
+    start = 0
+    for index in range(1, len(chunk)):
+        previous, current = scripts[index - 1], scripts[index]
+        if (previous, current) in _WORD_BREAKS or (
+            previous != current and OTHER in (previous, current)
+        ):
+            words.append(chunk[start:index])
+            start = index
+    words.append(chunk[start:])
+    terms: list[_Term] = []
+    for word in words:
+        word = _strip_particle(word[:MAX_TERM_CHARS])
+        if WORD_PATTERN.fullmatch(word):
+            terms.append(_Term(word, is_word=True))  # DQに → dq
+        elif has_japanese(word) or not WORD_PATTERN.search(word):
+            terms.append(_Term(word, is_word=False, core=_kanji_core(word)))
+        else:
+            terms += [_Term(part, is_word=True) for part in WORD_PATTERN.findall(word)]
+    return terms
+
+
+def _strip_particle(word: str) -> str:
+    for particle in _PARTICLES:
+        if word.endswith(particle):
+            rest = word[: -len(particle)]
+            # Keep わざと whole: only a word that is more than a short kana run loses its tail.
+            if rest and (not _is_hiragana(rest) or len(rest) >= 3):
+                return rest
+            break
+    return word
+
+
+def _kanji_core(word: str) -> str:
+    """決めた → 決: the leading kanji (or digits) of a word that continues in hiragana."""
+    index = 0
+    while index < len(word) and not _is_hiragana(word[index]):
+        index += 1
+    if 0 < index < len(word) and has_japanese(word[:index]):
+        return word[:index]
+    return ""
+
+
+def _is_hiragana(text: str) -> bool:
+    return all("\u3041" <= char <= "\u309f" for char in text)
+
+
+def _is_filler(term: _Term) -> bool:
+    if term.is_word:
+        return term.text in STOPWORDS
+    # A lone hiragana (を, の, が, お) typed between words is a particle or a prefix.
+    return len(term.text) == 1 and _is_hiragana(term.text)
+
+
+def _pairs(text: str) -> set[str]:
+    """The character pairs of the non-ASCII runs of `text`: what the Japanese index keeps.
+
+    A query term never has a space, so pairs across one never match; runs of plain ASCII are
+    the word index's business.
+    """
+    pairs: set[str] = set()
+    for run in text.split():
+        if not run.isascii():
+            pairs.update(map(str.__add__, run, run[1:]))
+    return pairs
+
+
+Postings = dict[str, dict[int, float]]  # key → {document: best field weight}
+
+
+def _entry_strings(regulation: Regulation, entry: Entry) -> list[tuple[float, list[str]]]:
+    """The strings that find `entry` itself, by field weight, lowest first."""
+    title = entry.label if isinstance(entry, Principle) else entry.title
+    return [
+        (BODY, [regulation.body(entry, "ja"), regulation.body(entry, "en")]),
+        (ALIAS, list(entry.aliases.all())),
+        (TITLE, [title.ja, title.en]),
+    ]
+
+
+def _section_strings(section: Section) -> list[tuple[float, list[str]]]:
+    return [(SECTION, [section.title.ja, section.title.en, *section.aliases.all()])]
+
+
+# One kanji: a query's lone kanji (傷) or the kanji of an inflected word (決 of 決めた) is looked
+# up in its own small index; a lone kana is a particle, rare enough alone to look for by scanning.
+_KANJI_PATTERN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
+
+# Words, and the line breaks between the fields of one weight (which end a phrase).
+_WORDS_AND_BREAKS = re.compile(WORD_PATTERN.pattern + "|\n")
+
+
+@dataclass(slots=True)
+class _DocumentKeys:
+    """What one document is indexed under, each key with the best weight it has there.
+
+    Texts are added in rising weight, so a plain `dict.update` keeps the best weight. A text is
+    all the document's fields of one weight, one per line.
+    """
+
+    words: dict[str, float] = field(default_factory=dict)
+    word_pairs: dict[str, float] = field(default_factory=dict)
+    pairs: dict[str, float] = field(default_factory=dict)
+    kanji: dict[str, float] = field(default_factory=dict)
+
+    def add(self, text: str, weight: float, non_ascii: str) -> None:
+        """Add `text`, whose lines that are not plain ASCII are `non_ascii` (the only ones with
+        Japanese to index)."""
+        words = WORD_PATTERN.findall(text)
+        negated: dict[str, float] = {}
+        if not NEGATIONS.isdisjoint(words):
+            tokens = _WORDS_AND_BREAKS.findall(text)
+            negated = {word: self.words.get(word, 0.0) for word in _only_negated(tokens)}
+        self.words.update(dict.fromkeys(words, weight))
+        for word, earlier in negated.items():
+            self.words[word] = max(earlier, weight * NEGATED)
+        if weight >= SECTION and len(words) > 1:
+            # Phrases matter in titles, aliases and section names, not in running text. A pair
+            # across a line break ("x \n") is never a query's, so it is kept rather than sifted.
+            stems = list(map(stem, _WORDS_AND_BREAKS.findall(text)))
+            self.word_pairs.update(dict.fromkeys(map("{} {}".format, stems, stems[1:]), weight))
+        if non_ascii:
+            self.pairs.update(dict.fromkeys(_pairs(non_ascii), weight))
+            self.kanji.update(dict.fromkeys(_KANJI_PATTERN.findall(non_ascii), weight))
+
+
+def _only_negated(tokens: list[str]) -> set[str]:
+    """Words that only ever follow no/not/without: "no pattern" is not about a pattern, and
+    "marked cards pattern" must prefer "when there is a pattern"."""
+    negated = {word for before, word in itertools.pairwise(tokens) if before in NEGATIONS}
+    plain = {word for before, word in itertools.pairwise(tokens) if before not in NEGATIONS}
+    return negated - plain - {tokens[0]}
+
+
+class SearchIndex:
+    """The regulation's entries, indexed once for ranked search in both languages."""
+
+    __slots__ = (
+        "_display",
+        "_entries",
+        "_kanji",
+        "_members",
+        "_pairs",
+        "_regulation",
+        "_stem_words",
+        "_texts",
+        "_vocabulary",
+        "_vocabulary_by_length",
+        "_whole_fields",
+        "_word_pairs",
+        "_words",
+    )
+
+    def __init__(self, regulation: Regulation) -> None:
+        self._regulation = regulation
+        self._entries: tuple[Entry, ...] = regulation.entries()
+        # The index holds "documents": every entry (0 … n-1), then every section (n …), whose
+        # name and aliases are indexed once and reach its infractions at query time.
+        entry_number = {entry.id: index for index, entry in enumerate(self._entries)}
+        self._members: dict[int, tuple[int, ...]] = {
+            len(self._entries) + number: tuple(
+                entry_number[infraction.id]
+                for infraction in regulation.infractions_in_section(section.id)
+            )
+            for number, section in enumerate(regulation.sections)
+        }
+        # Per document, its fields joined by weight, best first: where a Japanese term is
+        # looked for whole (a term has no space, so it never spans two fields).
+        self._texts: list[tuple[tuple[float, str], ...]] = []
+        # Only ever read with .get() after the build, so a missing key never adds itself.
+        self._words: Postings = defaultdict(dict)  # Latin word or number → documents
+        self._word_pairs: Postings = defaultdict(dict)  # "stem stem" of neighbouring words
+        self._pairs: Postings = defaultdict(dict)  # pair of characters (Japanese) → documents
+        self._kanji: Postings = defaultdict(dict)  # one kanji → documents
+        self._whole_fields: Postings = defaultdict(dict)  # a whole title or alias → documents
+        # Folded display strings (with offsets) for highlighting, filled on first use.
+        self._display: dict[int, tuple[_Shown, ...]] = {}
+        documents = [_entry_strings(regulation, entry) for entry in self._entries]
+        documents += [_section_strings(section) for section in regulation.sections]
+        for document, strings in enumerate(documents):
+            self._add_document(document, strings)
+        self._vocabulary: list[str] = sorted(self._words)
+        self._vocabulary_by_length: dict[int, list[str]] = {}
+        self._stem_words: dict[str, list[str]] = {}  # stem → the words that have it
+        for word in self._vocabulary:
+            self._vocabulary_by_length.setdefault(len(word), []).append(word)
+            self._stem_words.setdefault(stem(word), []).append(word)
+
+    def _add_document(self, document: int, strings: list[tuple[float, list[str]]]) -> None:
+        """Index one document from its strings, by field weight, lowest first."""
+        keys = _DocumentKeys()
+        texts: list[tuple[float, str]] = []
+        whole: dict[str, float] = {}
+        for weight, raw in strings:
+            # All fields of one weight folded at once, one per line: far fewer calls; English
+            # apart, as an all-ASCII string takes str.translate's fast path.
+            english = fold("\n".join(part for part in raw if part.isascii()))
+            other = fold("\n".join(part for part in raw if not part.isascii()))
+            text = f"{other}\n{english}" if english and other else other or english
+            if not text.strip():
+                continue
+            texts.append((weight, text))
+            keys.add(text, weight, other)
+            if weight >= ALIAS:
+                for line in text.split("\n"):
+                    whole[" ".join(line.split())] = weight
+        self._texts.append(tuple(reversed(texts)))
+        for postings, found in (
+            (self._words, keys.words),
+            (self._word_pairs, keys.word_pairs),
+            (self._pairs, keys.pairs),
+            (self._kanji, keys.kanji),
+            (self._whole_fields, whole),
+        ):
+            for key, weight in found.items():
+                postings[key][document] = weight
+
+    @classmethod
+    def build(cls, regulation: Regulation) -> SearchIndex:
+        return cls(regulation)
+
+    # -- searching ---------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int | None = None) -> list[SearchHit]:
+        """Entries matching `query`, best first; an empty or meaningless query finds nothing."""
+        parsed = _parse(query)
+        if not parsed.terms or (limit is not None and limit < 1):
+            return []
+        total = len(self._entries)
+        expansions = self._expansions(parsed)
+        scores: dict[int, float] = {}
+        matched: dict[int, int] = {}
+        for term in parsed.terms:
+            term_scores = self._spread(
+                self._score_word(expansions[term.text])
+                if term.is_word
+                else self._score_japanese(term)
+            )
+            if not term_scores:
+                continue
+            rarity = 1.0 + RARITY_STRENGTH * math.log(total / len(term_scores))
+            for entry_index, score in term_scores.items():
+                scores[entry_index] = scores.get(entry_index, 0.0) + score * rarity
+                matched[entry_index] = matched.get(entry_index, 0) + 1
+        term_count = len(parsed.terms)
+        self._add_bonuses(parsed, scores)
+        final = (
+            (score * (matched[entry_index] / term_count) ** 2, entry_index)
+            for entry_index, score in scores.items()
+        )
+        ranked = (
+            sorted(final, key=_best_first)
+            if limit is None
+            else heapq.nsmallest(limit, final, key=_best_first)
+        )
+        return [
+            SearchHit(
+                self._entries[entry_index],
+                round(score, 6),
+                self._hit_spans(parsed, expansions, entry_index),
+            )
+            for score, entry_index in ranked
+        ]
+
+    def _spread(self, found: dict[int, float]) -> dict[int, float]:
+        """Document scores as entry scores: a section's reach each of its infractions."""
+        entries = len(self._entries)
+        if all(document < entries for document in found):
+            return found
+        spread = {document: score for document, score in found.items() if document < entries}
+        for document, score in found.items():
+            for entry_index in self._members.get(document, ()):
+                if spread.get(entry_index, 0.0) < score:
+                    spread[entry_index] = score
+        return spread
+
+    def _add_bonuses(self, parsed: _Query, scores: dict[int, float]) -> None:
+        """Reward entries that have the query's words together, not just somewhere."""
+        bonuses = [(self._whole_fields.get(parsed.whole, {}), WHOLE_FIELD_BONUS)]
+        bonuses += [(self._word_pairs.get(pair, {}), PHRASE_BONUS) for pair in parsed.word_pairs]
+        bonuses += [(self._exact_japanese(phrase), PHRASE_BONUS) for phrase in parsed.phrases]
+        for found, share in bonuses:
+            for entry_index, weight in self._spread(found).items():
+                if entry_index in scores:
+                    scores[entry_index] += weight * share
+
+    def _expansions(self, parsed: _Query) -> dict[str, dict[str, float]]:
+        return {term.text: self._expand(term.text) for term in parsed.terms if term.is_word}
+
+    def _expand(self, word: str) -> dict[str, float]:
+        """The indexed words that answer a query word, each with the quality of the match:
+        itself, the same stem (drew → draw, drawing), longer words it starts (disq →
+        disqualified), and, for a word found nowhere, words one typing slip away."""
+        found: dict[str, float] = {}
+        if len(word) >= PREFIX_MIN_LENGTH and not word.isdigit():  # "4" is not the start of "40"
+            start = bisect.bisect_left(self._vocabulary, word)
+            for candidate in itertools.islice(self._vocabulary, start, None):
+                if not candidate.startswith(word):
+                    break
+                found[candidate] = PREFIX
+        same_stem = self._stem_words.get(stem(word), ())
+        for candidate in same_stem:
+            found[candidate] = SAME_STEM
+        if word in self._words:
+            found[word] = EXACT
+        if not same_stem and len(word) >= TYPO_MIN_LENGTH and not word.isdigit():
+            # Only a word that exists nowhere is a typo: "marked" must not also find "market".
+            for length in (len(word) - 1, len(word), len(word) + 1):
+                for candidate in self._vocabulary_by_length.get(length, ()):
+                    if within_one_edit(word, candidate):
+                        found[candidate] = TYPO
+        return found
+
+    def _score_word(self, expansion: dict[str, float]) -> dict[int, float]:
+        """Document → best weight × quality for one query word, from its expansion."""
+        found: dict[int, float] = {}
+        for candidate, quality in expansion.items():
+            for document, weight in self._words[candidate].items():
+                score = weight * quality
+                if found.get(document, 0.0) < score:
+                    found[document] = score
+        return found
+
+    def _score_japanese(self, term: _Term) -> dict[int, float]:
+        """Document → score for one Japanese term: whole, in pieces, or by its kanji core."""
+        found = {doc: weight * EXACT for doc, weight in self._exact_japanese(term.text).items()}
+        if len(term.text) > 1:
+            for document, score in self._partial_japanese(term.text).items():
+                if found.get(document, 0.0) < score:
+                    found[document] = score
+        if term.core:
+            for document, weight in self._exact_japanese(term.core).items():
+                if found.get(document, 0.0) < weight * CORE:
+                    found[document] = weight * CORE
+        return found
+
+    def _exact_japanese(self, text: str) -> dict[int, float]:
+        """Document → best weight of a field that contains `text` whole."""
+        if len(text) == 1:
+            if _KANJI_PATTERN.fullmatch(text):
+                return dict(self._kanji.get(text, {}))
+            candidates: Iterable[int] = range(len(self._texts))  # a lone kana: look everywhere
+        else:
+            # Only documents with every pair of `text` can contain it; check those few.
+            postings = sorted((self._pairs.get(pair, {}) for pair in _pairs(text)), key=len)
+            if not postings or not postings[0]:
+                return {}
+            candidates = set(postings[0]).intersection(*postings[1:])
+        found: dict[int, float] = {}
+        for document in candidates:
+            for weight, joined in self._texts[document]:
+                if text in joined:
+                    found[document] = weight
+                    break
+        return found
+
+    def _partial_japanese(self, text: str) -> dict[int, float]:
+        """Document → score for the pairs of `text` it has, if they are enough of them.
+
+        Each pair counts by its rarity (を引 says more than カー) and by the weight of the field
+        it is in; a document needs MIN_PARTIAL_COVERAGE of the rarity to match at all.
+        """
+        pairs = _pairs(text)
+        if not pairs:
+            return {}
+        total = len(self._entries)
+        rarity = {
+            pair: math.log(1.0 + total / (1 + len(self._pairs.get(pair, ())))) for pair in pairs
+        }
+        rarity_sum = sum(rarity.values())
+        weighted: dict[int, float] = {}
+        coverage: dict[int, float] = {}
+        for pair in pairs:
+            for document, weight in self._pairs.get(pair, {}).items():
+                weighted[document] = weighted.get(document, 0.0) + rarity[pair] * weight
+                coverage[document] = coverage.get(document, 0.0) + rarity[pair]
+        return {
+            document: PARTIAL * weighted[document] / rarity_sum
+            for document, share in coverage.items()
+            if share >= MIN_PARTIAL_COVERAGE * rarity_sum
+        }
+
+    # -- highlighting ------------------------------------------------------------------------
+
+    def match_spans(self, query: str, text: str) -> Spans:
+        """[start, end) offsets in `text` of what `query` matches, folded as search folds."""
+        parsed = _parse(query)
+        if not parsed.terms or not text:
+            return ()
+        return self._spans(parsed, self._expansions(parsed), _Shown.of(text, unindexed=True))
+
+    def _hit_spans(
+        self, parsed: _Query, expansions: dict[str, dict[str, float]], entry_index: int
+    ) -> Mapping[str, Spans]:
+        return MappingProxyType(
+            {
+                key: self._spans(parsed, expansions, shown)
+                for key, shown in zip(SPAN_KEYS, self._shown(entry_index), strict=True)
+            }
+        )
+
+    def _shown(self, entry_index: int) -> tuple[_Shown, ...]:
+        """An entry's displayed strings (SPAN_KEYS order), folded on first use and kept."""
+        shown = self._display.get(entry_index)
+        if shown is None:
+            entry = self._entries[entry_index]
+            title = entry.label if isinstance(entry, Principle) else entry.title
+            body = self._regulation.body
+            strings = (title.ja, title.en, body(entry, "ja"), body(entry, "en"))
+            shown = self._display[entry_index] = tuple(map(_Shown.of, strings))
+        return shown
+
+    def _spans(
+        self, parsed: _Query, expansions: dict[str, dict[str, float]], shown: _Shown
+    ) -> Spans:
+        found: list[tuple[int, int]] = []
+        for term in parsed.terms:
+            if not term.is_word:
+                if not shown.ascii:  # English has no Japanese to find
+                    found += _japanese_spans(term, shown.folded.text)
+                continue
+            for word in expansions[term.text].keys() & shown.words.keys():
+                found += shown.words[word]
+            if shown.unindexed:
+                # A string the index lacks (a screen's label): its new words by the same rules.
+                for word in shown.words.keys() - self._words.keys():
+                    if _word_matches(term.text, word):
+                        found += shown.words[word]
+        if not found:
+            return ()
+        return _merge_spans(shown.folded.original_span(start, end) for start, end in found)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A displayed string, folded, with where each of its words is (for highlighting)."""
+
+    folded: Folded
+    words: dict[str, list[tuple[int, int]]]  # folded word → its [start, end) in folded.text
+    ascii: bool
+    unindexed: bool  # not an entry's title or body, so it may have words the index lacks
+
+    @classmethod
+    def of(cls, text: str, unindexed: bool = False) -> _Shown:
+        folded = fold_with_offsets(text)
+        words: dict[str, list[tuple[int, int]]] = {}
+        for match in WORD_PATTERN.finditer(folded.text):
+            words.setdefault(match.group(), []).append(match.span())
+        return cls(folded, words, folded.text.isascii(), unindexed)
+
+
+def _best_first(item: tuple[float, int]) -> tuple[float, int]:
+    """Sort key of (score, entry index): higher score first, ties in document order."""
+    score, entry_index = item
+    return -score, entry_index
+
+
+def _word_matches(term: str, word: str) -> bool:
+    """Whether a word of a displayed text answers a query word (the search's own rules)."""
+    if term == word or stem(term) == stem(word):
+        return True
+    if term.isdigit():
+        return False
+    if len(term) >= PREFIX_MIN_LENGTH and word.startswith(term):
+        return True
+    return len(term) >= TYPO_MIN_LENGTH and within_one_edit(term, word)
+
+
+def _japanese_spans(term: _Term, text: str) -> list[tuple[int, int]]:
+    """Where a Japanese term is in `text`: the whole term, else its longest pieces (two
+    characters or more) left to right, so カード引きすぎた lights カード in a title; and its
+    kanji core (決 of 決めた)."""
+    word = term.text
+    pieces = [word]
+    if word not in text:
+        pieces = []
+        start = 0
+        while start < len(word) - 1:
+            end = start + 2
+            if word[start:end] not in text:
+                start += 1
+                continue
+            # Every prefix of a substring is one: grow the piece while it is still found.
+            while end < len(word) and word[start : end + 1] in text:
+                end += 1
+            pieces.append(word[start:end])
+            start = end
+    if term.core:
+        pieces.append(term.core)
+    spans: list[tuple[int, int]] = []
+    for piece in pieces:
+        position = text.find(piece)
+        while position >= 0:
+            spans.append((position, position + len(piece)))
+            position = text.find(piece, position + len(piece))
+    return spans
+
+
+def _merge_spans(spans: Iterable[tuple[int, int]]) -> Spans:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return tuple(merged)

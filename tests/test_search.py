@@ -1,0 +1,434 @@
+"""The search engine: folding, word forms, ranking rules, highlighting, and safety on any input.
+
+Ranking rules are checked on small hand-built regulations, where each rule can be isolated;
+the real data's answers are checked here for the issue's examples and, at scale, in
+tests/test_search_quality.py.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from regulation.model import (
+    Aliases,
+    Category,
+    Document,
+    Infraction,
+    Principle,
+    Regulation,
+    Section,
+    Text,
+    Tier,
+)
+from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
+from regulation.search import SPAN_KEYS, SearchHit, SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index(regulation: Regulation) -> SearchIndex:
+    return SearchIndex.build(regulation)
+
+
+def ids(hits: Sequence[SearchHit]) -> list[str]:
+    return [hit.entry.id for hit in hits]
+
+
+def top(index: SearchIndex, query: str) -> str | None:
+    hits = index.search(query, limit=1)
+    return hits[0].entry.id if hits else None
+
+
+# -- a small regulation for isolating the ranking rules ------------------------------------------
+
+
+def same(text: str) -> Text:
+    return Text(ja=text, en=text)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One infraction of a hand-built regulation."""
+
+    id: str
+    section: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    remedy: str = "nothing to see here"
+
+
+def make_regulation(
+    rows: list[Row], section_aliases: dict[str, tuple[str, ...]] | None = None
+) -> Regulation:
+    tier = Tier("caution", "A", 0, same("注意"), (same("注意の説明。"),))
+    section_ids = list(dict.fromkeys(row.section for row in rows))
+    section_aliases = section_aliases or {}
+    sections = tuple(
+        Section(
+            id=section_id,
+            number=number,
+            letter=None,
+            title=same(f"区分{number}"),
+            category_id="all",
+            heading_in_source=False,
+            aliases=Aliases(en=section_aliases.get(section_id, ())),
+        )
+        for number, section_id in enumerate(section_ids, 1)
+    )
+    return Regulation(
+        document=Document(same("規定"), "1", "0" * 64, same("罰則：")),
+        tiers=(tier,),
+        principles_heading=same("罰則の適用"),
+        principles=(Principle("principle", same("原則"), same("原則の本文。")),),
+        categories=(Category("all", same("すべて"), tuple(section_ids)),),
+        sections=sections,
+        infractions=tuple(
+            Infraction(
+                id=row.id,
+                number=number,
+                section_id=row.section,
+                title=same(row.title),
+                penalty=tier,
+                remedy=(same(row.remedy),),
+                aliases=Aliases(en=row.aliases),
+            )
+            for number, row in enumerate(rows, 1)
+        ),
+    )
+
+
+# -- normalization -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "folded"),
+    [
+        ("ＤＱ　１０分", "dq 10分"),  # full-width letters, digits and space
+        ("ｼﾞｬﾝｹﾝ", "じゃんけん"),  # half-width katakana, voiced mark composed
+        ("ジャンケン", "じゃんけん"),  # katakana folds to hiragana
+        ("スロープレイ", "すろぷれい"),  # the long-vowel mark is dropped…
+        ("すろぷれい", "すろぷれい"),  # …so the spelling without it meets it
+        ("Drawing", "drawing"),  # case
+        ("doesn't", "doesnt"),  # apostrophes join the word
+        ("「禁止カード」、制限", " 禁止かど  制限"),  # punctuation separates
+        ("a\x00b\u200bc", "a bc"),  # controls separate, invisible marks vanish
+        ("パ", "ぱ"),
+    ],
+)
+def test_fold(raw: str, folded: str) -> None:
+    assert fold(raw) == folded
+    assert fold_with_offsets(raw).text == folded
+
+
+def test_offsets_map_folded_spans_back_to_the_original() -> None:
+    raw = "ﾃﾞｯｷ・カード"
+    folded = fold_with_offsets(raw)
+    assert folded.text == "でっき かど"
+    start = folded.text.index("かど")
+    assert raw[slice(*folded.original_span(start, start + 2))] == "カード"
+    assert raw[slice(*folded.original_span(0, 3))] == "ﾃﾞｯｷ"
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("draw", "draws", "drew", "drawn", "drawing"),
+        ("card", "cards"),
+        ("look", "looks", "looked", "looking"),
+        ("see", "saw", "seen", "seeing"),
+        ("reveal", "revealed", "revealing"),
+        ("take", "took", "taking", "taken"),
+        ("drop", "dropped", "dropping"),
+        ("penalty", "penalties"),
+        ("decide", "decided"),
+        ("match", "matches"),
+    ],
+)
+def test_word_forms_share_a_stem(forms: tuple[str, ...]) -> None:
+    assert len({stem(form) for form in forms}) == 1, {form: stem(form) for form in forms}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ("forbiden", "forbidden", True),  # deletion
+        ("disqualifed", "disqualified", True),
+        ("reveled", "revealed", True),
+        ("revaeled", "revealed", True),  # neighbours swapped
+        ("marker", "marked", True),  # substitution
+        ("marked", "market", True),
+        ("sleeve", "sleeves", True),
+        ("forbidn", "forbidden", False),  # two edits
+        ("abcdef", "badcfe", False),
+    ],
+)
+def test_within_one_edit(first: str, second: str, expected: bool) -> None:
+    assert within_one_edit(first, second) is expected
+    assert within_one_edit(second, first) is expected
+
+
+# -- the issue's examples on the real data -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("drawing extra cards", "drew-extra-cards"),
+        ("マッチの敗北", "match-forfeiture"),
+        ("match loss", "match-forfeiture"),
+        ("repeat offense", "repeat-offense"),
+        ("ひきすぎ", "drew-extra-cards"),
+        ("drew 2 cards", "drew-extra-cards"),
+        ("deck 39 cards", "deck-under-40-cards"),
+        ("forbiden card", "over-forbidden-limited"),
+        ("late 10 min", "not-seated-10-minutes"),
+        ("spectator heckling", "supporter-harassed-opponent"),
+        ("rock paper scissors", "random-decision"),
+        ("ｼﾞｬﾝｹﾝ", "random-decision"),
+        ("ＤＱ", "disqualification"),
+        ("長考", "unintentional-slow-play"),
+        ("イカサマ", "broke-rules-on-purpose"),
+        ("八百長", "bribery"),
+        ("game loss", "duel-forfeiture"),
+        ("slow play", "unintentional-slow-play"),
+    ],
+)
+def test_issue_examples_come_first(index: SearchIndex, query: str, expected: str) -> None:
+    assert top(index, query) == expected
+
+
+def test_both_languages_whatever_the_display(index: SearchIndex) -> None:
+    assert (
+        top(index, "過剰にカードを引いた") == top(index, "drew extra cards") == "drew-extra-cards"
+    )
+
+
+def test_word_forms_and_typos_find_the_same_entry(index: SearchIndex) -> None:
+    answers = {top(index, q) for q in ("looked at extra cards", "looking at extra cards")}
+    assert answers == {"looked-at-extra-cards"}
+    assert top(index, "revealed hand") == top(index, "reveal hand") == "revealed-hidden-information"
+    assert top(index, "disqualifed") == "disqualification"
+
+
+def test_width_and_kana_variants_give_the_same_results(index: SearchIndex) -> None:
+    variants = ["ジャンケン", "じゃんけん", "ｼﾞｬﾝｹﾝ"]
+    assert len({tuple(ids(index.search(q))) for q in variants}) == 1
+    assert ids(index.search("ＤＱ")) == ids(index.search("dq"))
+
+
+def test_prefix_finds_while_typing(index: SearchIndex) -> None:
+    assert top(index, "disq") == "disqualification"
+    assert top(index, "brib") == "bribery"
+
+
+def test_limit(index: SearchIndex) -> None:
+    assert len(index.search("カード", limit=2)) == 2
+    assert len(index.search("カード")) > 2
+    assert index.search("カード", limit=0) == []
+
+
+@pytest.mark.parametrize("query", ["", " ", "\u3000\t\n", "、。！？", "the of a", "ー"])
+def test_empty_or_meaningless_query_finds_nothing(index: SearchIndex, query: str) -> None:
+    hits = index.search(query)
+    assert hits == [] or query == "the of a"  # stopwords alone are still searched, as typed
+
+
+# -- ranking rules, isolated ---------------------------------------------------------------------
+
+
+def test_title_beats_alias_beats_section_beats_body() -> None:
+    regulation = make_regulation(
+        [
+            Row("in-body", "s1", "one", remedy="look out for the zebra"),
+            Row("in-section", "s2", "two"),
+            Row("in-alias", "s3", "three", aliases=("zebra crossing",)),
+            Row("in-title", "s4", "zebra"),
+        ],
+        section_aliases={"s2": ("zebra area",)},
+    )
+    hits = SearchIndex.build(regulation).search("zebra")
+    assert ids(hits) == ["in-title", "in-alias", "in-section", "in-body"]
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
+def test_section_aliases_reach_every_infraction_of_the_section() -> None:
+    regulation = make_regulation(
+        [Row("first", "s1", "one"), Row("second", "s1", "two"), Row("other", "s2", "three")],
+        section_aliases={"s1": ("tardiness",)},
+    )
+    assert sorted(ids(SearchIndex.build(regulation).search("tardiness"))) == ["first", "second"]
+
+
+def test_exact_beats_prefix_beats_typo() -> None:
+    typo, prefix = Row("typo", "s1", "one", ("marble",)), Row("prefix", "s1", "two", ("marbelous",))
+    with_exact = make_regulation([typo, prefix, Row("exact", "s1", "three", ("marbel",))])
+    # A word that exists is not a typo of another: "marked" must not find "market".
+    assert ids(SearchIndex.build(with_exact).search("marbel")) == ["exact", "prefix"]
+    without_exact = make_regulation([typo, prefix])
+    assert ids(SearchIndex.build(without_exact).search("marbel")) == ["prefix", "typo"]
+
+
+def test_all_terms_beat_some() -> None:
+    regulation = make_regulation(
+        [Row("one-in-title", "s1", "alpha"), Row("both-in-alias", "s1", "other", ("beta x alpha",))]
+    )
+    hits = SearchIndex.build(regulation).search("alpha beta")
+    assert ids(hits) == ["both-in-alias", "one-in-title"]
+
+
+def test_a_negated_word_counts_less() -> None:
+    regulation = make_regulation(
+        [Row("without", "s1", "when there is no pattern"), Row("with", "s1", "a pattern")]
+    )
+    index = SearchIndex.build(regulation)
+    assert ids(index.search("pattern")) == ["with", "without"]
+    assert ids(index.search("no pattern"))[0] == "without"
+
+
+def test_tiers_and_principles_are_searchable(index: SearchIndex) -> None:
+    assert top(index, "Match Forfeiture") == "match-forfeiture"
+    assert top(index, "同一の違反の繰り返し") == "repeat-offense"
+    assert top(index, "情状酌量") == "judge-discretion"
+
+
+# -- highlighting ------------------------------------------------------------------------------
+
+
+def shown(regulation: Regulation, hit: SearchHit) -> dict[str, str]:
+    entry = hit.entry
+    title = entry.label if isinstance(entry, Principle) else entry.title
+    return {
+        "title.ja": title.ja,
+        "title.en": title.en,
+        "text.ja": regulation.body(entry, "ja"),
+        "text.en": regulation.body(entry, "en"),
+    }
+
+
+def test_hit_spans_mark_the_matches_in_each_language(
+    index: SearchIndex, regulation: Regulation
+) -> None:
+    hit = index.search("drew extra cards 引いた", limit=1)[0]
+    strings = shown(regulation, hit)
+    marked = {key: [strings[key][a:b] for a, b in hit.spans[key]] for key in SPAN_KEYS}
+    assert marked["title.en"] == ["drew", "extra", "cards"]
+    assert marked["title.ja"] == ["引いた"]
+    assert "drawn" in marked["text.en"]  # the remedy's "extra cards drawn": another form
+
+
+def test_hit_spans_for_half_width_query_point_at_the_full_width_title(
+    index: SearchIndex, regulation: Regulation
+) -> None:
+    hit = index.search("ｼﾞｬﾝｹﾝ", limit=1)[0]
+    title = hit.entry.title.ja
+    assert [title[a:b] for a, b in hit.spans["title.ja"]] == ["ジャンケン"]
+
+
+def test_match_spans_on_any_display_string(index: SearchIndex) -> None:
+    text = "Cards Distinguishable Face-Down (Marked Cards)"
+    assert [text[a:b] for a, b in index.match_spans("marked card", text)] == [
+        "Cards",
+        "Marked",
+        "Cards",
+    ]
+    text = "裏の状態で区別のつくカードの使用"
+    assert [text[a:b] for a, b in index.match_spans("ｶｰﾄﾞ", text)] == ["カード"]
+    assert index.match_spans("", text) == ()
+    assert index.match_spans("カード", "") == ()
+
+
+# -- any input is safe ---------------------------------------------------------------------------
+
+# Text that stresses folding: regex metacharacters, full/half width, kana, emoji, controls.
+TRICKY = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list(".*+?^$()[]{}|\\/-'’\"ーｰ～〜・、。")),
+        st.sampled_from(list("ｶﾞﾊﾟｼﾞｬﾝｹﾝゝゞ々ヴ゛゜\u3099\u309aデッキドロー引きすぎ")),
+        st.sampled_from(
+            ["😀", "👍", "\U0001f3fd", "\u200d", "\ufe0f", "\x00", "\x1b", "\u202e", "ß", "İ", "ﬁ"]
+        ),
+        st.characters(),
+    ),
+    max_size=60,
+)
+
+
+def check_spans(spans: tuple[tuple[int, int], ...], text: str) -> None:
+    previous_end = -1
+    for start, end in spans:
+        assert 0 <= start < end <= len(text)
+        assert start > previous_end  # sorted, merged, never overlapping
+        previous_end = end
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=st.one_of(TRICKY, st.text()), limit=st.one_of(st.none(), st.integers(-2, 40)))
+def test_any_query_gives_an_answer(
+    index: SearchIndex, regulation: Regulation, query: str, limit: int | None
+) -> None:
+    hits = index.search(query, limit=limit)
+    assert isinstance(hits, list)
+    if limit is not None:
+        assert len(hits) <= max(limit, 0)
+    if not query.strip():
+        assert hits == []
+    scores = [hit.score for hit in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert all(score > 0 for score in scores)
+    for hit in hits:
+        strings = shown(regulation, hit)
+        assert set(hit.spans) == set(SPAN_KEYS)
+        for key in SPAN_KEYS:
+            check_spans(hit.spans[key], strings[key])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=st.one_of(TRICKY, st.text()), text=st.one_of(TRICKY, st.text()))
+def test_match_spans_on_any_text(index: SearchIndex, query: str, text: str) -> None:
+    check_spans(index.match_spans(query, text), text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(TRICKY, st.text()))
+def test_fold_and_fold_with_offsets_agree(text: str) -> None:
+    folded = fold_with_offsets(text)
+    assert folded.text == fold(text)
+    for position in range(len(folded.text)):
+        start, end = folded.original_span(position, position + 1)
+        assert 0 <= start < end <= len(text)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    unit=st.one_of(TRICKY.filter(bool), st.sampled_from(["カード", "draw ", "a", "(", "😀"])),
+    lone_surrogate=st.booleans(),
+)
+def test_huge_queries_finish_quickly(index: SearchIndex, unit: str, lone_surrogate: bool) -> None:
+    query = (unit * (10_000 // len(unit) + 1))[:10_000]
+    if lone_surrogate:
+        query = "\ud800" + query
+    started = time.perf_counter()
+    index.search(query)
+    index.match_spans(query, "デッキ（サイドデッキを含む）に同一カードが4枚以上含まれている")
+    assert time.perf_counter() - started < 0.5  # bounded: the query is cut to a fixed length
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_any_piece_of_a_title_finds_its_entry(
+    index: SearchIndex, regulation: Regulation, data: st.DataObject
+) -> None:
+    """A judge copying part of a title (three characters or more) finds that entry."""
+    entry = data.draw(st.sampled_from(regulation.infractions))
+    title = entry.title.ja
+    start = data.draw(st.integers(0, len(title) - 3))
+    end = data.draw(st.integers(start + 3, len(title)))
+    piece = title[start:end]
+    if not fold(piece).strip():
+        return
+    assert entry.id in ids(index.search(piece))
