@@ -9,6 +9,7 @@ destination's list beside the selected item.
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,7 +51,8 @@ class Shell:
         self.page = page
         self.regulation = regulation
         self.catalog = catalog
-        self.index = SearchIndex.build(regulation)
+        self._index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
         # A strong reference: the page drops services nothing else refers to.
         self.prefs = ft.SharedPreferences()
         self.state = AppState()
@@ -73,6 +75,8 @@ class Shell:
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
         self.show(page.route or routes.HOME)
+        # Ready before the judge can type: the first view is already on its way.
+        threading.Thread(target=self.search_index, daemon=True).start()
 
     async def _read_prefs(self) -> dict:
         stored = {}
@@ -101,7 +105,14 @@ class Shell:
             change_settings=self.change_settings,
             clear_recent=self.clear_recent,
         )
-        return Context(self.regulation, self.index, self.catalog, self.state, actions)
+        return Context(self.regulation, self.search_index, self.catalog, self.state, actions)
+
+    def search_index(self) -> SearchIndex:
+        """Built once, off the start-up path: after the first view, or on the first search."""
+        with self._index_lock:
+            if self._index is None:
+                self._index = SearchIndex.build(self.regulation)
+            return self._index
 
     # -- actions ------------------------------------------------------------------------
 

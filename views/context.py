@@ -26,10 +26,14 @@ class Actions:
 @dataclass(frozen=True, slots=True)
 class Context:
     regulation: Regulation
-    index: SearchIndex
+    search_index: Callable[[], SearchIndex]  # built on first use (views/app.py)
     catalog: Catalog
     state: AppState
     actions: Actions
+
+    @property
+    def index(self) -> SearchIndex:
+        return self.search_index()
 
     @property
     def lang(self) -> str:
