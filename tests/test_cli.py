@@ -1,0 +1,108 @@
+"""The command line's contract (README "Command line"), run as a judge's tools would run it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from regulation.model import Regulation
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "main.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_list_json_has_every_entry_in_document_order(regulation: Regulation) -> None:
+    result = run("list", "--json")
+    assert result.returncode == 0, result.stderr
+    entries = json.loads(result.stdout)["entries"]
+    kinds = [e["kind"] for e in entries]
+    assert kinds == ["tier"] * 6 + ["principle"] * 4 + ["infraction"] * 28
+    assert [e["id"] for e in entries] == [e.id for e in regulation.entries()]
+    for entry in entries:
+        assert set(entry) == {"id", "kind", "title", "section", "category", "penalty", "text"}
+        for field in ("title", "text"):
+            assert entry[field]["ja"] and entry[field]["en"], (entry["id"], field)
+            assert entry[field]["ja"] != entry[field]["en"], (entry["id"], field)
+    drew = next(e for e in entries if e["id"] == "drew-extra-cards")
+    assert drew["penalty"] == "warning"
+    assert drew["category"] == "play"
+    assert drew["section"] == {"ja": "ルールに関する違反", "en": "Rules Violations"}
+    assert drew["text"]["ja"].startswith("罰則：警告\n")
+    assert drew["text"]["en"].startswith("Penalty: Warning\n")
+    assert entries[0]["section"] is None and entries[0]["penalty"] is None
+
+
+def test_list_groups_by_category_and_section() -> None:
+    result = run("list")
+    assert result.returncode == 0
+    out = result.stdout
+    order = [
+        "== デッキ / Deck ==",
+        "1. デッキに関する違反",
+        "== デッキリスト",
+        "== プレイ",
+        "== 行為",
+    ]
+    positions = [out.index(marker) for marker in order]
+    assert positions == sorted(positions)
+    assert "[B 警告] 故意ではなく、過剰にカードを引いた" in out
+
+
+def test_search_json_contract() -> None:
+    result = run("search", "drawing extra cards", "--json", "--limit", "3")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["query"] == "drawing extra cards"
+    results = payload["results"]
+    assert 1 <= len(results) <= 3
+    assert results[0]["id"] == "drew-extra-cards"
+    assert results[0]["title"]["ja"] == "故意ではなく、過剰にカードを引いた"
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_search_finds_a_tier_by_its_japanese_name() -> None:
+    payload = json.loads(run("search", "マッチの敗北", "--json").stdout)
+    assert payload["results"][0]["id"] == "match-forfeiture"
+    assert payload["results"][0]["kind"] == "tier"
+
+
+def test_search_readable_output_shows_rank_penalty_and_both_titles() -> None:
+    out = run("search", "ひきすぎ").stdout
+    first = out.splitlines()[0]
+    assert first.startswith(" 1. [B 警告 / Warning] 故意ではなく、過剰にカードを引いた")
+    assert "Unintentionally drew extra cards" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize("query", ["", "   ", "(((", "\x07\x1b[31m", "🂡" * 50])
+def test_strange_queries_answer_without_a_traceback(query: str) -> None:
+    result = run("search", query, "--json")
+    assert result.returncode == 0
+    assert "Traceback" not in result.stderr
+    assert isinstance(json.loads(result.stdout)["results"], list)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("search",), ("search", "x", "--limit", "0"), ("search", "x", "--limit", "ten"), ("nope",)],
+)
+def test_bad_commands_get_one_line_and_a_nonzero_exit(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == "ocg-penalty-guide 1.0.0"
