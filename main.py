@@ -4,6 +4,7 @@ runs a command. See README.md for the contract."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -48,7 +49,11 @@ def run_command(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.command:
-        return run_command(args)
+        try:
+            return run_command(args)
+        except BrokenPipeError:  # `main.py list | head`: the reader left, nothing is wrong
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     from views.app import run_app
 
     return run_app(web=args.web, port=args.port)

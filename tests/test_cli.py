@@ -106,3 +106,16 @@ def test_version() -> None:
     result = run("--version")
     assert result.returncode == 0
     assert result.stdout.strip() == "ocg-penalty-guide 1.0.0"
+
+
+def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
+    result = subprocess.run(
+        f"{sys.executable} main.py list | head -n 1",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.startswith("罰則ガイドライン")
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
