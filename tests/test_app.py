@@ -221,11 +221,33 @@ def test_recently_viewed(apps, regulation: Regulation) -> None:
     assert app.has_text("最近見た項目はありません。")
 
 
-def test_deep_link_opens_its_screen_and_back_goes_to_its_root(apps) -> None:
+def test_deep_link_opens_its_screen_and_back_goes_up_to_its_category(apps) -> None:
     app = apps(route=routes.infraction("drew-extra-cards"))
     assert app.has_text("故意ではなく、過剰にカードを引いた")
     assert app.back()
+    assert app.client_route == routes.category("play")
+    assert app.back()
+    assert app.client_route == routes.CATEGORIES
+    assert not app.back()  # the root: the OS would close the app
+
+
+def test_deep_link_to_a_tier_goes_back_to_the_tiers(apps) -> None:
+    app = apps(route=routes.tier("warning"))
+    assert app.back()
     assert app.client_route == routes.TIERS
+
+
+def test_the_open_item_is_marked_in_the_list_beside_it(apps) -> None:
+    app = apps(**DESKTOP)
+    app.route(routes.tier("warning"))
+    selected = [row for row in app.find_all(ft.ListTile) if row.selected]
+    assert selected == []  # tier cards are not rows; the rows are its infractions
+    app.route(routes.SEARCH)
+    app.type(app.find(ft.TextField), "引きすぎ")
+    app.click(app.find_all(ft.ListTile)[0])
+    selected = [row for row in app.find_all(ft.ListTile) if row.selected]
+    assert len(selected) == 1
+    assert "故意ではなく、過剰にカードを引いた" in "".join(app.texts(selected[0]))
 
 
 def test_unknown_route_shows_not_found_with_a_way_home(apps) -> None:

@@ -31,6 +31,7 @@ from .screens.settings import about_screen, not_found_screen, settings_screen
 from .screens.tiers import principle_screen, tier_screen, tiers_screen
 from .state import KEYS, AppState, negotiate_language, state_from_stored, stored_values
 from .theme import MASTER_PANE_WIDTH, WIDE_BREAKPOINT, apply_theme
+from .widgets import icon_button
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
@@ -41,6 +42,13 @@ NAV_DESTINATIONS = (
     (ft.Icons.BOOKMARKS_OUTLINED, ft.Icons.BOOKMARKS, S.NAV_SAVED),
     (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, S.NAV_SETTINGS),
 )
+LOCALES = {
+    language: ft.LocaleConfiguration(
+        supported_locales=[ft.Locale("ja", "JP"), ft.Locale("en", "US")],
+        current_locale=ft.Locale("en", "US") if language == "en" else ft.Locale("ja", "JP"),
+    )
+    for language in ("ja", "en", "both")
+}
 # Screens that start a new history: the navigation destinations.
 ROOT_SCREENS = frozenset({"tiers", "categories", "search", "saved", "settings"})
 DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
@@ -174,11 +182,12 @@ class Shell:
         elif parsed.screen in ROOT_SCREENS:
             self.history = [parsed.path]
         else:
-            if not self.history:  # a deep link: back leads to the destination's root
-                self.history = [routes.TAB_ROOTS[parsed.tab or self.state.tab]]
+            if not self.history:  # a deep link: back leads up to the destination's root
+                self.history = self._parents(parsed)
             self.history.append(parsed.path)
         if parsed.tab is not None:
             self.state.tab = parsed.tab
+        self.state.selected_id = parsed.item
         if parsed.screen == "search":
             self.state.search_query = parsed.query
         if parsed.item and self.regulation.entry(parsed.item):
@@ -186,9 +195,22 @@ class Shell:
             self._save()
         self.render()
 
+    def _parents(self, route: routes.Route) -> list[str]:
+        """The screens above a deep-linked one: an infraction sits under its category."""
+        infraction = self.regulation.infraction(route.item or "")
+        if route.screen == "infraction" and infraction:
+            section = self.regulation.section(infraction.section_id)
+            self.state.tab = routes.CATEGORIES_TAB
+            if section:
+                return [routes.CATEGORIES, routes.category(section.category_id)]
+        tab = route.tab if route.tab is not None else self.state.tab
+        return [routes.TAB_ROOTS[tab]]
+
     def render(self) -> None:
         """Rebuilds the views of the history (after a route, language or layout change)."""
         self.context = self._context()
+        # Flutter's own labels (Back, tab positions for screen readers) in the shown language.
+        self.page.locale_configuration = LOCALES[self.state.settings.language]
         self.page.views.clear()
         self.page.views.extend(self._view(route) for route in self.history)
         self.page.update()
@@ -267,9 +289,9 @@ class Shell:
             marked = screen.bookmark_id in self.state.bookmarks
             entry_id = screen.bookmark_id
             actions.append(
-                ft.IconButton(
+                icon_button(
                     ft.Icons.STAR if marked else ft.Icons.STAR_BORDER,
-                    tooltip=ctx.ui(S.REMOVE_BOOKMARK if marked else S.ADD_BOOKMARK),
+                    ctx.ui(S.REMOVE_BOOKMARK if marked else S.ADD_BOOKMARK),
                     on_click=lambda _: self.toggle_bookmark(entry_id),
                 )
             )
@@ -326,6 +348,14 @@ async def main(page: ft.Page) -> None:
     await shell.start()
 
 
+def before_main(page: ft.Page) -> None:
+    """Runs before the page's first state reaches the client, so the theme and its font are
+    there from the first frame, and theme changes are not animated: otherwise Flutter web lays
+    text out for a few frames in the default Roboto and asks for Noto fallback fonts."""
+    apply_theme(page, "system")
+    page.theme_animation_style = ft.AnimationStyle.no_animation()
+
+
 def run_app(web: bool = False, port: int = 8550) -> int:
     if web:
         import socket
@@ -341,6 +371,7 @@ def run_app(web: bool = False, port: int = 8550) -> int:
         )
         ft.run(
             main,
+            before_main=before_main,
             view=ft.AppView.WEB_BROWSER,
             host="127.0.0.1",
             port=port,
@@ -348,5 +379,5 @@ def run_app(web: bool = False, port: int = 8550) -> int:
             no_cdn=True,
         )
     else:
-        ft.run(main, assets_dir=str(ASSETS_DIR))
+        ft.run(main, before_main=before_main, assets_dir=str(ASSETS_DIR))
     return 0

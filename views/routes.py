@@ -53,6 +53,8 @@ class Route:
         return TAB_OF_SCREEN.get(self.screen)
 
 
+CATEGORIES_TAB = TAB_ROOTS.index(CATEGORIES)  # where a deep-linked infraction belongs
+
 TAB_OF_SCREEN = {
     "tiers": 0,
     "tier": 0,

@@ -44,6 +44,7 @@ class AppState:
     wide: bool = False
     tab: int = 0  # the navigation destination last shown
     search_query: str = ""  # what the search field holds, kept across screens
+    selected_id: str | None = None  # the entry shown in the detail pane, marked in lists
 
     def with_settings(self, **changes: Any) -> Settings:
         self.settings = replace(self.settings, **changes)

@@ -70,7 +70,10 @@ THEME_MODES = {
 
 
 def apply_theme(page: ft.Page, theme: str) -> None:
-    page.fonts = FONT_FILES
+    # On the web the font comes with the client's own font manifest (assets/assets/
+    # FontManifest.json), loaded before the first frame; elsewhere Flet registers it.
+    if not page.web:
+        page.fonts = FONT_FILES
     page.theme = ft.Theme(color_scheme_seed=SEED_COLOR, font_family=FONT_FAMILY)
     page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOR, font_family=FONT_FAMILY)
     page.theme_mode = THEME_MODES.get(theme, ft.ThemeMode.SYSTEM)

@@ -58,6 +58,16 @@ def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Contro
     )
 
 
+def icon_button(icon: ft.IconData, label: str, on_click, disabled: bool = False) -> ft.IconButton:
+    """An icon button that screen readers announce by `label` (tooltip alone is not enough)."""
+    return ft.IconButton(
+        ft.Icon(icon, semantics_label=label),
+        tooltip=label,
+        on_click=on_click,
+        disabled=disabled,
+    )
+
+
 def highlighted(text: str, spans: Spans, size: float, **style) -> ft.Text:
     """`text` with the `spans` (start, end) shown bold on a marker colour."""
     if not spans:
@@ -82,14 +92,15 @@ def bilingual(
     text: Text,
     size: float | None = None,
     weight: ft.FontWeight | None = None,
-    selectable: bool = True,
 ) -> ft.Control:
-    """A regulation string in the chosen language, or both (side by side on wide screens)."""
+    """A regulation string in the chosen language, or both (side by side on wide screens).
+
+    Not `selectable`: Flutter web exposes selectable text to screen readers as empty fields."""
     size = size or ctx.sizes.body
     if ctx.lang != "both":
-        return ft.Text(ctx.pick(text), size=size, weight=weight, selectable=selectable)
-    japanese = ft.Text(text.ja, size=size, weight=weight, selectable=selectable)
-    english = ft.Text(text.en, size=size, weight=weight, selectable=selectable, italic=True)
+        return ft.Text(ctx.pick(text), size=size, weight=weight)
+    japanese = ft.Text(text.ja, size=size, weight=weight)
+    english = ft.Text(text.en, size=size, weight=weight, italic=True)
     if ctx.state.wide:
         return ft.Row(
             [ft.Container(japanese, expand=True), ft.Container(english, expand=True)],
@@ -159,6 +170,7 @@ def entry_row(
         details.append(ft.Text(subtitle, size=ctx.sizes.small))
     return ft.ListTile(
         title=title_control,
+        selected=entry.id == ctx.state.selected_id,
         subtitle=ft.Row(details, wrap=True, spacing=8, run_spacing=4),
         trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
         on_click=lambda _: ctx.actions.navigate(entry_route(entry)),

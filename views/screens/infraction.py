@@ -21,7 +21,7 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
     assert section is not None  # the loader checked every section id
     category = regulation.category_of(section)
     location = ft.TextButton(
-        f"{both_or_one(ctx, category.label)} › {both_or_one(ctx, section.title)}",
+        f"{both_or_one(ctx, category.label)} » {both_or_one(ctx, section.title)}",
         icon=ft.Icons.FOLDER_OPEN,
         on_click=lambda _: ctx.actions.navigate(routes.category(category.id)),
         tooltip=ctx.ui(S.LOCATION),

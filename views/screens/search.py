@@ -8,7 +8,7 @@ from regulation.model import Infraction
 
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import entry_row, section_of
+from ..widgets import entry_row, icon_button, section_of
 
 RESULT_LIMIT = 30
 
@@ -61,8 +61,13 @@ def search_screen(ctx: Context, query: str) -> Screen:
         hint_text=ctx.ui(S.SEARCH_HINT),
         label=ctx.ui(S.SEARCH_TITLE),
         prefix_icon=ft.Icons.SEARCH,
-        suffix=ft.IconButton(ft.Icons.CLEAR, tooltip=ctx.ui(S.CLEAR_SEARCH), on_click=clear),
+        suffix=icon_button(ft.Icons.CLEAR, ctx.ui(S.CLEAR_SEARCH), on_click=clear),
         on_change=on_change,
         text_size=ctx.sizes.body,
     )
-    return Screen(title=ctx.ui(S.SEARCH_TITLE), body=ft.Column([field, results], expand=True))
+    return Screen(
+        title=ctx.ui(S.SEARCH_TITLE),
+        body=ft.Column(
+            [field, results], expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
+        ),
+    )

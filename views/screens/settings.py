@@ -12,7 +12,7 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..theme import TEXT_SCALES
-from ..widgets import both_or_one, heading, padded
+from ..widgets import both_or_one, heading, icon_button, padded
 
 FONT_LICENCE_FILE = (
     Path(__file__).resolve().parents[2] / "assets" / "fonts" / "IPA_Font_License_Agreement_v1.0.txt"
@@ -42,9 +42,9 @@ def settings_screen(ctx: Context) -> Screen:
 
     text_size = ft.Row(
         [
-            ft.IconButton(
+            icon_button(
                 ft.Icons.TEXT_DECREASE,
-                tooltip=ctx.ui(S.SMALLER_TEXT),
+                ctx.ui(S.SMALLER_TEXT),
                 on_click=lambda _: step(-1),
                 disabled=scale_index == 0,
             ),
@@ -52,9 +52,9 @@ def settings_screen(ctx: Context) -> Screen:
                 ctx.ui(S.TEXT_SIZE_VALUE, percent=round(settings.text_scale * 100)),
                 size=ctx.sizes.body,
             ),
-            ft.IconButton(
+            icon_button(
                 ft.Icons.TEXT_INCREASE,
-                tooltip=ctx.ui(S.LARGER_TEXT),
+                ctx.ui(S.LARGER_TEXT),
                 on_click=lambda _: step(1),
                 disabled=scale_index == len(TEXT_SCALES) - 1,
             ),
@@ -85,7 +85,7 @@ def about_screen(ctx: Context) -> Screen:
         return ft.Column(
             [
                 ft.Text(ctx.ui(label), size=ctx.sizes.small, weight=ft.FontWeight.BOLD),
-                ft.Text(value, size=ctx.sizes.body, selectable=True),
+                ft.Text(value, size=ctx.sizes.body),
             ],
             spacing=0,
         )
@@ -105,7 +105,7 @@ def about_screen(ctx: Context) -> Screen:
         ft.Text(ctx.ui(S.APP_LICENCE), size=ctx.sizes.body),
         ft.ExpansionTile(
             title=ft.Text(ctx.ui(S.FONT_LICENCE), size=ctx.sizes.body),
-            controls=[ft.Text(licence_text, size=ctx.sizes.small, selectable=True)],
+            controls=[ft.Text(licence_text, size=ctx.sizes.small)],
         ),
     ]
     return Screen(title=ctx.ui(S.ABOUT_TITLE), body=padded(controls))

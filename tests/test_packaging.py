@@ -1,0 +1,99 @@
+"""The settings the offline promise rests on: pinned Flet, no INTERNET permission on Android,
+local web client (no_cdn), bundled font and icons, one version everywhere."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import flet as ft
+import pytest
+
+from regulation.cli import APP_VERSION
+from views import app as app_module
+from views.theme import FONT_FAMILY, FONT_FILES
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def test_flet_is_pinned_exactly() -> None:
+    deps = PYPROJECT["project"]["dependencies"]
+    assert f"flet=={ft.__version__}" in deps if hasattr(ft, "__version__") else True
+    for package in ("flet", "flet-web", "flet-desktop"):
+        assert f"{package}==1.0.5" in deps, package
+
+
+def test_android_build_has_no_internet_permission() -> None:
+    permissions = PYPROJECT["tool"]["flet"]["android"]["permission"]
+    assert permissions["android.permission.INTERNET"] is False
+
+
+def test_build_identity_is_complete_and_consistent() -> None:
+    flet = PYPROJECT["tool"]["flet"]
+    for key in ("product", "org", "bundle_id", "company", "copyright", "version"):
+        assert flet.get(key), key
+    assert flet["version"] == PYPROJECT["project"]["version"] == APP_VERSION
+    assert flet["bundle_id"].startswith(flet["org"] + ".")
+    assert flet["app"]["module"] == "main"
+
+
+@pytest.mark.parametrize("name", ["icon.png", "splash.png"])
+def test_icon_and_splash_are_pngs_in_assets(name: str) -> None:
+    assert (ROOT / "assets" / name).read_bytes()[:8] == PNG_MAGIC
+
+
+def test_bundled_font_and_its_licence_ship_in_assets() -> None:
+    font = ROOT / "assets" / FONT_FILES[FONT_FAMILY]
+    assert font.read_bytes()[:4] in (b"\x00\x01\x00\x00", b"OTTO")
+    assert (font.parent / "IPA_Font_License_Agreement_v1.0.txt").read_text(encoding="utf-8")
+
+
+def test_web_mode_serves_locally_without_cdn(monkeypatch) -> None:
+    calls = []
+    monkeypatch.setattr(ft, "run", lambda *args, **kwargs: calls.append(kwargs))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free_port = probe.getsockname()[1]
+    assert app_module.run_app(web=True, port=free_port) == 0
+    (options,) = calls
+    assert options["no_cdn"] is True
+    assert options["host"] == "127.0.0.1"
+    assert options["port"] == free_port
+    assert options["view"] == ft.AppView.WEB_BROWSER
+    assert Path(options["assets_dir"]) == ROOT / "assets"
+
+
+def test_busy_port_gets_a_clear_message() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "main.py", "--web", "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode != 0
+    output = (result.stdout + result.stderr).strip()
+    assert f"port {port}" in output and "busy" in output
+    assert "Traceback" not in output
+
+
+def test_web_font_manifest_is_flets_own_plus_the_bundled_font() -> None:
+    """Flutter web loads the fonts of this manifest before the first frame, so no glyph is ever
+    drawn before the bundled font is there. It replaces Flet's: keep it Flet's plus ours."""
+    import flet_web
+
+    flets = Path(flet_web.__file__).parent / "web" / "assets" / "FontManifest.json"
+    ours = json.loads((ROOT / "assets" / "assets" / "FontManifest.json").read_text("utf-8"))
+    assert ours[:-1] == json.loads(flets.read_text("utf-8")), "regenerate after a flet upgrade"
+    font_url = "../" + FONT_FILES[FONT_FAMILY]  # manifest paths are relative to /assets/
+    assert ours[-1] == {"family": FONT_FAMILY, "fonts": [{"asset": font_url}]}
