@@ -1,0 +1,1 @@
+"""End-to-end tests: the app in a real browser (Chromium), offline."""

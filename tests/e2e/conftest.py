@@ -1,0 +1,155 @@
+"""Fixtures of the browser tests: Chromium (Debian's), the app server, fresh browser contexts.
+
+Skipping rules: without a usable Chromium the tests skip with one reason, except when
+PENALTY_GUIDE_E2E=required (CI sets it): then a missing or broken Chromium is a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from .harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    E2E_REQUIRED,
+    REPO_ROOT,
+    SCREENSHOTS,
+    SIZES,
+    AppServer,
+    FlutterApp,
+    NetworkLog,
+    missing_browser,
+    offline_problems,
+)
+
+
+def unavailable(reason: str) -> None:
+    """Skips the browser tests, or fails them when they are required (CI)."""
+    if E2E_REQUIRED:
+        pytest.fail(
+            f"{reason}; PENALTY_GUIDE_E2E=required, so the browser tests must run",
+            pytrace=False,
+        )
+    pytest.skip(f"{reason} (browser tests skipped; PENALTY_GUIDE_E2E=required makes this fail)")
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    # Keeps each phase's report on the item, so fixtures can tell whether the test failed.
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+# Package scope, not session: Playwright's sync API keeps its asyncio loop marked as running
+# in this thread until it stops, and the in-process UI tests (tests/flet_harness.py) that run
+# after this package need to run loops of their own.
+@pytest.fixture(scope="package")
+def playwright_driver() -> Iterator[object]:
+    reason = missing_browser()
+    if reason:
+        unavailable(reason)
+    from playwright.sync_api import sync_playwright
+
+    driver = sync_playwright().start()
+    yield driver
+    driver.stop()
+
+
+@pytest.fixture(scope="package")
+def browser(playwright_driver) -> Iterator[object]:
+    failure = ""
+    try:
+        chromium = playwright_driver.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000
+        )
+    except Exception as exc:  # a broken install: missing libraries, no sandbox, …
+        failure = str(exc).strip() or type(exc).__name__
+    if failure:
+        # A skip gets the first line; a required run's failure keeps the browser's own log.
+        detail = failure if E2E_REQUIRED else failure.splitlines()[0]
+        unavailable(f"Chromium at {CHROMIUM} could not be launched: {detail}")
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(scope="package")
+def app_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """The app, served once for all the browser tests from the repository (`main.py --web`)."""
+    server = AppServer(REPO_ROOT, tmp_path_factory.mktemp("server") / "server.log")
+    try:
+        server.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="package")
+def session_network() -> NetworkLog:
+    """Every request of every browser context of the package, for the final offline check."""
+    return NetworkLog()
+
+
+OpenApp = Callable[..., FlutterApp]
+
+
+@pytest.fixture
+def open_app(
+    request: pytest.FixtureRequest, browser, app_server: AppServer, session_network: NetworkLog
+) -> Iterator[OpenApp]:
+    """Opens the app in a fresh browser context (own storage, own locale, own window size):
+
+        app = open_app("phone", "ja-JP", "/infractions/drew-extra-cards")
+
+    Every context is offline: non-loopback requests are aborted and recorded. When the test
+    ends, a context that asked for anything external but Flet's rive_native.js, or for a
+    fallback font, fails the test (pass `offline_check=False` to inspect that yourself)."""
+    opened: list[tuple[object, FlutterApp, bool]] = []
+
+    def open_(
+        size: str = "phone",
+        locale: str = "ja-JP",
+        path: str = "/",
+        server: AppServer | None = None,
+        offline_check: bool = True,
+    ) -> FlutterApp:
+        width, height = SIZES[size]
+        context = browser.new_context(
+            locale=locale,
+            viewport={"width": width, "height": height},
+            service_workers="block",
+        )
+        network = NetworkLog()
+        network.attach(context)
+        page = context.new_page()
+        app = FlutterApp(page, (server or app_server).base_url, size, network)
+        opened.append((context, app, offline_check))
+        return app.open(path)
+
+    yield open_
+
+    failed = getattr(request.node, "report_call", None)
+    problems: list[str] = []
+    for context, app, offline_check in opened:
+        if failed is not None and failed.failed:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+            with contextlib.suppress(Exception):
+                app.page.screenshot(path=str(SCREENSHOTS / f"FAILED-{name}.png"))
+        # A fallback-font request follows the layout of the text that needs it; give the
+        # last screen's text a moment before judging.
+        with contextlib.suppress(Exception):
+            app.page.wait_for_timeout(400)
+        context.close()
+        if offline_check:
+            session_network.extend(app.network)
+            problems += offline_problems(app.network)
+    if problems:
+        pytest.fail(
+            "the app broke its offline promise:\n  " + "\n  ".join(sorted(set(problems))),
+            pytrace=False,
+        )
