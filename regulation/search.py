@@ -73,6 +73,8 @@ WHOLE_FIELD_BONUS = 0.5
 PHRASE_BONUS = 0.6
 # How much rarer terms count ("39" over "cards"): 1 + strength × ln(entries / entries matched).
 RARITY_STRENGTH = 0.3
+# A hit scoring under this share of the best hit is dropped (see SearchIndex.search).
+RELATIVE_FLOOR = 0.1
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
 TYPO_MIN_LENGTH = 5  # the rule: one edit in words of five letters or more
@@ -440,6 +442,9 @@ class SearchIndex:
             if limit is None
             else heapq.nsmallest(limit, final, key=_best_first)
         )
+        # Hits far below the best one are noise to a judge (after "slow play" matched exactly,
+        # "play" as the prefix of "player" in other titles).
+        floor = ranked[0][0] * RELATIVE_FLOOR if ranked else 0.0
         return [
             SearchHit(
                 self._entries[entry_index],
@@ -447,6 +452,7 @@ class SearchIndex:
                 self._hit_spans(parsed, expansions, entry_index),
             )
             for score, entry_index in ranked
+            if score >= floor
         ]
 
     def _spread(self, found: dict[int, float]) -> dict[int, float]:

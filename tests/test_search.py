@@ -432,3 +432,12 @@ def test_any_piece_of_a_title_finds_its_entry(
     if not fold(piece).strip():
         return
     assert entry.id in ids(index.search(piece))
+
+
+def test_weak_partial_matches_are_not_listed(index: SearchIndex) -> None:
+    """After "slow play" matched the slow-play entries, "play" as the prefix of "player"
+    elsewhere is noise: far weaker hits are dropped."""
+    hits = index.search("slow play")
+    assert [h.entry.id for h in hits][:2] == ["unintentional-slow-play", "intentional-slow-play"]
+    assert "talked-to-third-party" not in {h.entry.id for h in hits}
+    assert all(h.score >= hits[0].score * 0.1 for h in hits)
