@@ -195,7 +195,7 @@ def _placeholder(tp: Any) -> Any:
         if issubclass(tp, str):
             return ""
         if issubclass(tp, datetime.datetime):
-            return datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+            return datetime.datetime(2025, 1, 1, tzinfo=datetime.UTC)
         if issubclass(tp, Enum):
             return next(iter(tp)).value
         if dataclasses.is_dataclass(tp):
