@@ -97,5 +97,6 @@ def parse(route: str | None) -> Route:
         if screen:
             return Route(screen, raw=raw, path=f"/{screen}")
     elif len(segments) == 2 and segments[0] in _ITEM_SCREENS:
-        return Route(_ITEM_SCREENS[segments[0]], item=segments[1], raw=raw, path=parts.path)
+        path = "/" + "/".join(segments)
+        return Route(_ITEM_SCREENS[segments[0]], item=segments[1], raw=raw, path=path)
     return Route("not-found", raw=raw, path=raw)

@@ -1,0 +1,144 @@
+"""View building blocks on their own: routes, stored state, highlighting, tier colours."""
+
+from __future__ import annotations
+
+import json
+
+import flet as ft
+import pytest
+
+from views import routes
+from views.state import AppState, negotiate_language, state_from_stored, stored_values
+from views.theme import TIER_COLORS, TypeScale
+from views.widgets import highlighted
+
+
+@pytest.mark.parametrize(
+    ("route", "screen", "item", "path"),
+    [
+        ("/", "tiers", None, "/tiers"),
+        ("", "tiers", None, "/tiers"),
+        ("/tiers", "tiers", None, "/tiers"),
+        ("/tiers/warning", "tier", "warning", "/tiers/warning"),
+        ("/tiers/warning/", "tier", "warning", "/tiers/warning"),
+        ("/categories/play", "category", "play", "/categories/play"),
+        ("/infractions/bribery", "infraction", "bribery", "/infractions/bribery"),
+        ("/principles/repeat-offense", "principle", "repeat-offense", "/principles/repeat-offense"),
+        ("/saved", "saved", None, "/saved"),
+        ("/about", "about", None, "/about"),
+        ("/nope", "not-found", None, "/nope"),
+        ("/infractions/a/b", "not-found", None, "/infractions/a/b"),
+    ],
+)
+def test_parse_routes(route: str, screen: str, item: str | None, path: str) -> None:
+    parsed = routes.parse(route)
+    assert (parsed.screen, parsed.item, parsed.path) == (screen, item, path)
+
+
+def test_search_route_round_trips_its_query() -> None:
+    for query in ("slow play", "引きすぎ", "a&b=c?d#e", "100%"):
+        parsed = routes.parse(routes.search(query))
+        assert parsed.screen == "search" and parsed.query == query
+    assert routes.search("") == routes.SEARCH
+
+
+def test_every_navigation_root_parses_to_its_own_tab() -> None:
+    for index, root in enumerate(routes.TAB_ROOTS):
+        assert routes.parse(root).tab == index
+
+
+def test_stored_state_round_trips() -> None:
+    state = AppState()
+    state.with_settings(language="both", theme="dark", text_scale=1.3)
+    state.toggle_bookmark("bribery")
+    state.visit("caution")
+    stored = stored_values(state)
+    assert all(isinstance(v, str) for v in stored.values())  # what every platform keeps
+    again = state_from_stored(stored, lambda _id: True)
+    assert again.settings == state.settings
+    assert again.bookmarks == ["bribery"] and again.recent == ["caution"]
+    assert again.language_chosen
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {},
+        {"language": "xx", "theme": "neon", "text_scale": "NaN", "bookmarks": "not json"},
+        {"language": 1, "theme": None, "text_scale": True, "bookmarks": 5, "recent": {"a": 1}},
+        {"text_scale": 1e309, "bookmarks": json.dumps([1, None, "unknown"])},
+    ],
+)
+def test_unusable_stored_values_become_defaults(stored: dict) -> None:
+    state = state_from_stored(stored, lambda entry_id: entry_id == "bribery")
+    assert (state.settings.language, state.settings.theme, state.settings.text_scale) == (
+        "ja",
+        "system",
+        1.0,
+    )
+    assert state.bookmarks == [] and state.recent == []
+    assert not state.language_chosen
+
+
+def test_unknown_ids_and_duplicates_are_dropped_from_lists() -> None:
+    stored = {"bookmarks": json.dumps(["bribery", "gone", "bribery", "caution"])}
+    state = state_from_stored(stored, lambda entry_id: entry_id != "gone")
+    assert state.bookmarks == ["bribery", "caution"]
+
+
+def test_recent_keeps_the_newest_first_without_repeats() -> None:
+    state = AppState()
+    for entry_id in ("a", "b", "a", "c"):
+        state.visit(entry_id)
+    assert state.recent == ["c", "a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("locales", "expected"),
+    [
+        (["en_US"], "en"),
+        (["en-GB", "ja-JP"], "en"),
+        (["ja_JP"], "ja"),
+        (["fr_FR"], "ja"),
+        ([], "ja"),
+    ],
+)
+def test_first_start_follows_the_device_language(locales: list[str], expected: str) -> None:
+    assert negotiate_language(locales) == expected
+
+
+def test_highlighted_marks_exactly_the_spans() -> None:
+    text = highlighted("abcdef", [(1, 3), (4, 5)], size=16)
+    pieces = [(span.text, span.style is not None) for span in text.spans]
+    assert pieces == [("a", False), ("bc", True), ("d", False), ("e", True), ("f", False)]
+    assert "".join(span.text for span in text.spans) == "abcdef"
+
+
+def test_highlighted_without_spans_is_plain_text() -> None:
+    text = highlighted("abc", [], size=16)
+    assert text.value == "abc" and not text.spans
+
+
+def contrast(foreground: str, background: str) -> float:
+    def luminance(color: str) -> float:
+        channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_tier_colours_read_in_a_dim_hall() -> None:
+    """WCAG AA for normal text (4.5:1) on every chip and card, and six distinct colours."""
+    assert len(TIER_COLORS) == 6
+    assert len({colors.background for colors in TIER_COLORS}) == 6
+    for colors in TIER_COLORS:
+        assert contrast(colors.foreground, colors.background) >= 4.5, colors
+
+
+def test_text_size_setting_scales_every_size() -> None:
+    normal, large = TypeScale(1.0), TypeScale(1.5)
+    for size in ("small", "body", "heading", "title", "display"):
+        assert getattr(large, size) == pytest.approx(getattr(normal, size) * 1.5, abs=0.1)
+    assert isinstance(highlighted("x", [], size=large.body), ft.Text)
