@@ -13,6 +13,7 @@ from pathlib import Path
 
 import flet as ft
 import pytest
+from packaging.requirements import Requirement
 
 from regulation.cli import APP_VERSION
 from views import app as app_module
@@ -25,10 +26,15 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 def test_flet_is_pinned_exactly() -> None:
     """The in-process tests and the web font manifest rely on this exact Flet."""
-    deps = PYPROJECT["project"]["dependencies"]
+    pins = {r.name: r for r in map(Requirement, PYPROJECT["project"]["dependencies"])}
     for package in ("flet", "flet-web", "flet-desktop"):
-        assert f"{package}==1.0.5" in deps, package
+        assert str(pins[package].specifier) == "==1.0.5", package
         assert importlib.metadata.version(package) == "1.0.5", package
+    # The browser and desktop clients are for desktop runs only, never in a phone package.
+    for package in ("flet-web", "flet-desktop"):
+        marker = pins[package].marker
+        assert marker.evaluate({"platform_system": "Linux"})
+        assert not marker.evaluate({"platform_system": "Android"})
 
 
 def test_android_build_has_no_internet_permission() -> None:
