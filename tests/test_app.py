@@ -231,6 +231,14 @@ def test_deep_link_opens_its_screen_and_back_goes_up_to_its_category(apps) -> No
     assert not app.back()  # the root: the OS would close the app
 
 
+def test_deep_link_on_a_wide_window_lists_its_category_beside_it(apps, regulation) -> None:
+    app = apps(route=routes.infraction("drew-extra-cards"), **DESKTOP)
+    texts = app.texts()
+    assert "ルールに関する違反" in texts and "不必要に長い時間をかけたプレイ" in texts
+    assert regulation.infraction("looked-at-extra-cards").title.ja in texts
+    assert regulation.infraction("drew-extra-cards").remedy[0].ja in texts
+
+
 def test_deep_link_to_a_tier_goes_back_to_the_tiers(apps) -> None:
     app = apps(route=routes.tier("warning"))
     assert app.back()
@@ -300,9 +308,11 @@ def test_about_shows_versions_and_font_licence(apps, regulation: Regulation) -> 
 def test_wide_window_shows_rail_and_list_beside_detail(apps, regulation: Regulation) -> None:
     app = apps(**DESKTOP)
     assert app.exists(ft.NavigationRail) and not app.exists(ft.NavigationBar)
+    app.route(routes.tier("warning"))
     app.route(routes.infraction("drew-extra-cards"))
     texts = app.texts()
-    assert "A 注意" in texts  # the tiers list stays beside the detail
+    # The list it was opened from (the warning tier's infractions) stays beside the detail.
+    assert "B 警告" in texts and regulation.infraction("outside-assistance").title.ja in texts
     assert regulation.infraction("drew-extra-cards").remedy[0].ja in texts
     app.resize(390, 844)
     assert app.exists(ft.NavigationBar) and not app.exists(ft.NavigationRail)

@@ -51,6 +51,8 @@ LOCALES = {
 }
 # Screens that start a new history: the navigation destinations.
 ROOT_SCREENS = frozenset({"tiers", "categories", "search", "saved", "settings"})
+# Screens that list entries, and so can stand beside an entry on wide windows.
+LIST_SCREENS = frozenset({"tiers", "tier", "categories", "category", "search", "saved"})
 DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
 
 
@@ -212,7 +214,9 @@ class Shell:
         # Flutter's own labels (Back, tab positions for screen readers) in the shown language.
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         self.page.views.clear()
-        self.page.views.extend(self._view(route) for route in self.history)
+        self.page.views.extend(
+            self._view(route, self.history[:depth]) for depth, route in enumerate(self.history)
+        )
         self.page.update()
 
     # -- views --------------------------------------------------------------------------
@@ -240,7 +244,16 @@ class Shell:
             return found[1](ctx, found[0])
         return not_found_screen(ctx, route.raw)
 
-    def _view(self, raw_route: str) -> ft.View:
+    def _master_route(self, earlier: list[str], tab: int) -> routes.Route:
+        """What the list pane shows beside a detail: the list the judge came from (a section's
+        infractions, the search results), else the navigation destination's root."""
+        for path in reversed(earlier):
+            route = routes.parse(path)
+            if route.screen in LIST_SCREENS:
+                return route
+        return routes.parse(routes.TAB_ROOTS[tab])
+
+    def _view(self, raw_route: str, earlier: list[str]) -> ft.View:
         route = routes.parse(raw_route)
         screen = self.screen(route)
         tab = route.tab if route.tab is not None else self.state.tab
@@ -254,7 +267,7 @@ class Shell:
                 padding=0,
             )
         is_root = route.screen in ROOT_SCREENS
-        master = screen if is_root else self.screen(routes.parse(routes.TAB_ROOTS[tab]))
+        master = screen if is_root else self.screen(self._master_route(earlier, tab))
         detail = (
             ft.Container(
                 ft.Text(self.context.ui(S.SELECT_AN_ITEM), size=self.context.sizes.body),
