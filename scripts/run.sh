@@ -3,9 +3,5 @@
 # e.g. `scripts/run.sh --web --port 8550` or `scripts/run.sh search "slow play"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[test]"
-fi
+source scripts/venv.sh
 exec .venv/bin/python main.py "$@"
