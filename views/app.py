@@ -29,7 +29,18 @@ from .screens.saved import saved_screen
 from .screens.search import search_screen
 from .screens.settings import about_screen, not_found_screen, settings_screen
 from .screens.tiers import principle_screen, tier_screen, tiers_screen
-from .state import KEYS, AppState, negotiate_language, state_from_stored, stored_values
+from .state import (
+    KEY_BOOKMARKS,
+    KEY_LANGUAGE,
+    KEY_RECENT,
+    KEY_TEXT_SCALE,
+    KEY_THEME,
+    KEYS,
+    AppState,
+    negotiate_language,
+    state_from_stored,
+    stored_values,
+)
 from .theme import MASTER_PANE_WIDTH, WIDE_BREAKPOINT, apply_theme
 from .widgets import icon_button
 
@@ -67,7 +78,7 @@ class Shell:
         self.prefs = ft.SharedPreferences()
         self.state = AppState()
         self.history: list[str] = []
-        self.context = self._context()
+        self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
 
@@ -93,14 +104,14 @@ class Shell:
         for key in KEYS:
             try:
                 stored[key] = await self.prefs.get(key)
-            except Exception:
+            except Exception:  # a broken store must not stop the app: defaults instead
                 stored[key] = None
         return stored
 
     async def _device_locales(self) -> list[str]:
         try:
             info = await asyncio.wait_for(self.page.get_device_info(), DEVICE_LOCALE_TIMEOUT)
-        except Exception:
+        except Exception:  # no answer (or an odd one) means no preference
             return []
         locales = getattr(info, "locales", None) or []
         return ["_".join(p for p in (loc.language_code, loc.country_code) if p) for loc in locales]
@@ -131,12 +142,12 @@ class Shell:
 
     def toggle_bookmark(self, entry_id: str) -> None:
         self.state.toggle_bookmark(entry_id)
-        self._save()
+        self._save(KEY_BOOKMARKS)
         self.render()
 
     def clear_recent(self) -> None:
         self.state.recent.clear()
-        self._save()
+        self._save(KEY_RECENT)
         self.render()
 
     def change_settings(self, **changes: object) -> None:
@@ -144,16 +155,17 @@ class Shell:
         if "language" in changes:
             self.state.language_chosen = True
         apply_theme(self.page, self.state.settings.theme)
-        self._save()
+        self._save(KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE)
         self.render()
 
     def toggle_language(self) -> None:
         self.change_settings(language="en" if self.state.settings.language == "ja" else "ja")
 
-    def _save(self) -> None:
-        values = stored_values(self.state)
+    def _save(self, *keys: str) -> None:
+        """Stores `keys` in the background; the language only once the judge has chosen one."""
+        values = {key: value for key, value in stored_values(self.state).items() if key in keys}
         if not self.state.language_chosen:
-            values.pop("language")
+            values.pop(KEY_LANGUAGE, None)
 
         async def save() -> None:
             for key, value in values.items():
@@ -194,7 +206,7 @@ class Shell:
             self.state.search_query = parsed.query
         if parsed.item and self.regulation.entry(parsed.item):
             self.state.visit(parsed.item)
-            self._save()
+            self._save(KEY_RECENT)
         self.render()
 
     def _parents(self, route: routes.Route) -> list[str]:
@@ -210,7 +222,6 @@ class Shell:
 
     def render(self) -> None:
         """Rebuilds the views of the history (after a route, language or layout change)."""
-        self.context = self._context()
         # Flutter's own labels (Back, tab positions for screen readers) in the shown language.
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         self.page.views.clear()
