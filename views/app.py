@@ -78,6 +78,10 @@ class Shell:
         self.prefs = ft.SharedPreferences()
         self.state = AppState()
         self.history: list[str] = []
+        # Views below the top one are kept while nothing they show has changed (`_version`
+        # counts the changes that alter every screen: language, text size, layout, bookmarks).
+        self._views: dict[str, tuple[int, ft.View]] = {}
+        self._version = 0
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
@@ -143,6 +147,7 @@ class Shell:
     def toggle_bookmark(self, entry_id: str) -> None:
         self.state.toggle_bookmark(entry_id)
         self._save(KEY_BOOKMARKS)
+        self._version += 1
         self.render()
 
     def clear_recent(self) -> None:
@@ -156,6 +161,7 @@ class Shell:
             self.state.language_chosen = True
         apply_theme(self.page, self.state.settings.theme)
         self._save(KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE)
+        self._version += 1
         self.render()
 
     def toggle_language(self) -> None:
@@ -187,6 +193,7 @@ class Shell:
         wide = event.width >= WIDE_BREAKPOINT
         if wide != self.state.wide:
             self.state.wide = wide
+            self._version += 1
             self.render()
 
     def show(self, route: str) -> None:
@@ -224,10 +231,17 @@ class Shell:
         """Rebuilds the views of the history (after a route, language or layout change)."""
         # Flutter's own labels (Back, tab positions for screen readers) in the shown language.
         self.page.locale_configuration = LOCALES[self.state.settings.language]
-        self.page.views.clear()
-        self.page.views.extend(
-            self._view(route, self.history[:depth]) for depth, route in enumerate(self.history)
-        )
+        views = []
+        for depth, path in enumerate(self.history):
+            cached = self._views.get(path)
+            is_top = depth == len(self.history) - 1
+            if cached and cached[0] == self._version and not is_top:
+                views.append(cached[1])
+            else:  # the top view is always fresh: it may show what changed below it
+                views.append(self._view(path, self.history[:depth]))
+                self._views[path] = (self._version, views[-1])
+        self._views = {path: self._views[path] for path in self.history}
+        self.page.views[:] = views
         self.page.update()
 
     # -- views --------------------------------------------------------------------------

@@ -194,7 +194,7 @@ def section_of(ctx: Context, infraction: Infraction) -> str:
 
 
 def padded(controls: list[ft.Control], spacing: float = 12) -> ft.Column:
-    """A screen's body: padded, scrolling column."""
+    """A screen's body: a scrolling column."""
     return ft.Column(
         controls,
         spacing=spacing,
