@@ -25,7 +25,15 @@ THEME_CHOICES = (("system", S.THEME_SYSTEM), ("light", S.THEME_LIGHT), ("dark", 
 def radio_group(ctx: Context, choices, value: str, setting: str) -> ft.RadioGroup:
     return ft.RadioGroup(
         content=ft.Column(
-            [ft.Radio(value=key, label=ctx.ui(message)) for key, message in choices], spacing=0
+            [
+                ft.Radio(
+                    value=key,
+                    label=ctx.ui(message),
+                    label_style=ft.TextStyle(size=ctx.sizes.body),
+                )
+                for key, message in choices
+            ],
+            spacing=0,
         ),
         value=value,
         on_change=lambda e: ctx.actions.change_settings(**{setting: e.control.value}),

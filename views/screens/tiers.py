@@ -45,6 +45,10 @@ def tier_card(ctx: Context, tier: Tier) -> ft.Control:
             padding=ft.Padding.symmetric(horizontal=16, vertical=12),
             bgcolor=colors.background,
             border_radius=12,
+            # The tier open beside the list (wide windows) is outlined; colour alone is not enough.
+            border=ft.Border.all(4, ft.Colors.PRIMARY)
+            if tier.id == ctx.state.selected_id
+            else None,
             on_click=lambda _: ctx.actions.navigate(routes.tier(tier.id)),
             tooltip=f"{tier_label(ctx, tier)} ({ctx.ui(S.INFRACTION_COUNT, count=count)})",
         ),
