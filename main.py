@@ -15,7 +15,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    from regulation.cli import APP_VERSION
+    from regulation import APP_VERSION
 
     parser = _Parser(prog="main.py", description="OCG Penalty Guide (罰則ガイド)")
     parser.add_argument("--version", action="version", version=f"ocg-penalty-guide {APP_VERSION}")

@@ -40,9 +40,6 @@ class Catalog:
             raise MissingTranslation(japanese)
         return english
 
-    def english_plural(self, singular: str, plural: str, count: int) -> str:
-        return self._translations.ngettext(singular, plural, count)
-
     def __contains__(self, japanese: str) -> bool:
         return bool(self._messages.get(japanese))
 

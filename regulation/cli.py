@@ -9,9 +9,7 @@ import json
 import sys
 from typing import TextIO
 
-from .model import Entry, Infraction, Principle, Regulation, Tier
-
-APP_VERSION = "1.0.0"
+from .model import Entry, Infraction, Principle, Regulation, Tier, entry_title
 
 
 def entry_kind(entry: Entry) -> str:
@@ -30,7 +28,7 @@ def entry_json(regulation: Regulation, entry: Entry) -> dict:
         section = found.title.as_dict() if found else None
         category = found.category_id if found else None
         penalty = entry.penalty.id
-    title = entry.label if isinstance(entry, Principle) else entry.title
+    title = entry_title(entry)
     return {
         "id": entry.id,
         "kind": entry_kind(entry),
@@ -95,6 +93,6 @@ def search_command(
             badge = f"tier {entry.letter}"
         else:
             badge = "principle"
-        title = entry.label if isinstance(entry, Principle) else entry.title
+        title = entry_title(entry)
         out.write(f"{rank:>2}. [{badge}] {title.ja}\n    {title.en}  ({entry.id})\n")
     return 0

@@ -105,6 +105,11 @@ class Infraction:
 Entry = Tier | Principle | Infraction
 
 
+def entry_title(entry: Entry) -> Text:
+    """What a list shows for an entry: its title, or a principle's label (it has no title)."""
+    return entry.label if isinstance(entry, Principle) else entry.title
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """Metadata about the regulation (About screen)."""

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .model import Entry, Principle, Regulation, Section
+from .model import Entry, Regulation, Section, entry_title
 from .normalize import (
     HIRAGANA,
     KANJI,
@@ -259,7 +259,7 @@ Postings = dict[str, dict[int, float]]  # key → {document: best field weight}
 
 def _entry_strings(regulation: Regulation, entry: Entry) -> list[tuple[float, list[str]]]:
     """The strings that find `entry` itself, by field weight, lowest first."""
-    title = entry.label if isinstance(entry, Principle) else entry.title
+    title = entry_title(entry)
     return [
         (BODY, [regulation.body(entry, "ja"), regulation.body(entry, "en")]),
         (ALIAS, list(entry.aliases.all())),
@@ -597,7 +597,7 @@ class SearchIndex:
         shown = self._display.get(entry_index)
         if shown is None:
             entry = self._entries[entry_index]
-            title = entry.label if isinstance(entry, Principle) else entry.title
+            title = entry_title(entry)
             body = self._regulation.body
             strings = (title.ja, title.en, body(entry, "ja"), body(entry, "en"))
             shown = self._display[entry_index] = tuple(map(_Shown.of, strings))

@@ -15,7 +15,7 @@ import flet as ft
 import pytest
 from packaging.requirements import Requirement
 
-from regulation.cli import APP_VERSION
+from regulation import APP_VERSION
 from views import app as app_module
 from views.theme import FONT_FAMILY, FONT_FILES
 

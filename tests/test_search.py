@@ -25,6 +25,7 @@ from regulation.model import (
     Section,
     Text,
     Tier,
+    entry_title,
 )
 from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
 from regulation.search import SPAN_KEYS, SearchHit, SearchIndex
@@ -301,7 +302,7 @@ def test_tiers_and_principles_are_searchable(index: SearchIndex) -> None:
 
 def shown(regulation: Regulation, hit: SearchHit) -> dict[str, str]:
     entry = hit.entry
-    title = entry.label if isinstance(entry, Principle) else entry.title
+    title = entry_title(entry)
     return {
         "title.ja": title.ja,
         "title.en": title.en,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from regulation.model import Entry, Principle, Regulation
+from regulation.model import Entry, Regulation, entry_title
 from regulation.search import SearchIndex
 
 QUERIES_PATH = Path(__file__).with_name("search_queries.yaml")
@@ -54,7 +54,7 @@ def baseline(regulation: Regulation, query: str) -> list[str]:
     """Ctrl+F on the official page: raw substring of the Japanese title or body."""
 
     def japanese(entry: Entry) -> str:
-        title = entry.label if isinstance(entry, Principle) else entry.title
+        title = entry_title(entry)
         return f"{title.ja}\n{regulation.body(entry, 'ja')}"
 
     return [entry.id for entry in regulation.entries() if query in japanese(entry)][:3]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import flet as ft
 
-from regulation.model import Entry, Infraction, Principle, Text, Tier
+from regulation.model import Entry, Infraction, Principle, Text, Tier, entry_title
 
 from . import routes
 from . import strings as S
@@ -126,10 +126,6 @@ def bilingual_heading(ctx: Context, text: Text) -> ft.Text:
         weight=ft.FontWeight.BOLD,
         color=ft.Colors.PRIMARY,
     )
-
-
-def entry_title(entry: Entry) -> Text:
-    return entry.label if isinstance(entry, Principle) else entry.title
 
 
 def entry_route(entry: Entry) -> str:

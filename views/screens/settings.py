@@ -6,7 +6,7 @@ from pathlib import Path
 
 import flet as ft
 
-from regulation.cli import APP_VERSION
+from regulation import APP_VERSION
 
 from .. import routes
 from .. import strings as S
