@@ -49,7 +49,7 @@ def test_every_navigation_root_parses_to_its_own_tab() -> None:
 
 def test_stored_state_round_trips() -> None:
     state = AppState()
-    state.with_settings(language="both", theme="dark", text_scale=1.3)
+    state.change_settings(language="both", theme="dark", text_scale=1.3)
     state.toggle_bookmark("bribery")
     state.visit("caution")
     stored = stored_values(state)

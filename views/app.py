@@ -156,7 +156,7 @@ class Shell:
         self.render()
 
     def change_settings(self, **changes: object) -> None:
-        self.state.with_settings(**changes)
+        self.state.change_settings(**changes)
         if "language" in changes:
             self.state.language_chosen = True
         apply_theme(self.page, self.state.settings.theme)

@@ -46,9 +46,8 @@ class AppState:
     search_query: str = ""  # what the search field holds, kept across screens
     selected_id: str | None = None  # the entry shown in the detail pane, marked in lists
 
-    def with_settings(self, **changes: Any) -> Settings:
+    def change_settings(self, **changes: Any) -> None:
         self.settings = replace(self.settings, **changes)
-        return self.settings
 
     def toggle_bookmark(self, entry_id: str) -> bool:
         """Adds or removes a bookmark; True when it is now bookmarked."""

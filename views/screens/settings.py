@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import flet as ft
@@ -17,6 +18,13 @@ from ..widgets import both_or_one, heading, icon_button, padded
 FONT_LICENCE_FILE = (
     Path(__file__).resolve().parents[2] / "assets" / "fonts" / "IPA_Font_License_Agreement_v1.0.txt"
 )
+
+
+@functools.cache
+def font_licence() -> str:
+    """The licence text, read once (the About screen is rebuilt on every language switch)."""
+    return FONT_LICENCE_FILE.read_text(encoding="utf-8") if FONT_LICENCE_FILE.exists() else ""
+
 
 LANGUAGE_CHOICES = (("ja", S.LANG_JA), ("en", S.LANG_EN), ("both", S.LANG_BOTH))
 THEME_CHOICES = (("system", S.THEME_SYSTEM), ("light", S.THEME_LIGHT), ("dark", S.THEME_DARK))
@@ -98,9 +106,6 @@ def about_screen(ctx: Context) -> Screen:
             spacing=0,
         )
 
-    licence_text = (
-        FONT_LICENCE_FILE.read_text(encoding="utf-8") if FONT_LICENCE_FILE.exists() else ""
-    )
     controls = [
         ft.Text(ctx.ui(S.APP_TITLE), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
         fact(S.REGULATION, both_or_one(ctx, document.label)),
@@ -113,7 +118,7 @@ def about_screen(ctx: Context) -> Screen:
         ft.Text(ctx.ui(S.APP_LICENCE), size=ctx.sizes.body),
         ft.ExpansionTile(
             title=ft.Text(ctx.ui(S.FONT_LICENCE), size=ctx.sizes.body),
-            controls=[ft.Text(licence_text, size=ctx.sizes.small)],
+            controls=[ft.Text(font_licence(), size=ctx.sizes.small)],
         ),
     ]
     return Screen(title=ctx.ui(S.ABOUT_TITLE), body=padded(controls))
