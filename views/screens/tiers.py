@@ -46,9 +46,10 @@ def tier_card(ctx: Context, tier: Tier) -> ft.Control:
             bgcolor=colors.background,
             border_radius=12,
             # The tier open beside the list (wide windows) is outlined; colour alone is not enough.
+            # The thin outline keeps the black F card apart from a dark theme's background.
             border=ft.Border.all(4, ft.Colors.PRIMARY)
             if tier.id == ctx.state.selected_id
-            else None,
+            else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             on_click=lambda _: ctx.actions.navigate(routes.tier(tier.id)),
             tooltip=f"{tier_label(ctx, tier)} ({ctx.ui(S.INFRACTION_COUNT, count=count)})",
         ),
