@@ -25,6 +25,8 @@ from views import app as app_module  # noqa: E402
 from views import routes  # noqa: E402
 
 TARGETS_MS = {"first view": 100, "language switch": 30, "open infraction": 30}
+# Not on screen-time: after a switch, the views below the top are rebuilt in a task of their own.
+FOLLOW_UP = "views below, after a switch"
 timings: dict[str, list[float]] = {}
 
 
@@ -66,6 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     app_module.main = timed("first view", app_module.main)
     app_module.Shell.change_settings = timed("language switch", app_module.Shell.change_settings)
+    app_module.Shell._refresh_views_below = timed(FOLLOW_UP, app_module.Shell._refresh_views_below)
     show = app_module.Shell.show
     app_module.Shell.show = timed("show", show)
     for label, width in (("phone 390 px", 390), ("desktop 1280 px", 1280)):
@@ -78,6 +81,7 @@ def main() -> None:
         print(f"{label}: median of {args.runs} runs")
         for step, target in TARGETS_MS.items():
             print(f"  {step:<16} {statistics.median(timings[step]):7.1f} ms   (aim < {target} ms)")
+        print(f"  ({FOLLOW_UP}: {statistics.median(timings[FOLLOW_UP]):.1f} ms, in the background)")
 
 
 if __name__ == "__main__":

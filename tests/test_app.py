@@ -326,3 +326,20 @@ def test_every_interactive_control_has_a_label(apps) -> None:
             assert button.tooltip, f"unlabeled icon button on {route}"
         for button in app.find_all((ft.TextButton, ft.FilledButton)):
             assert button.tooltip or app.texts(button), f"unlabeled button on {route}"
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP])
+def test_views_below_the_top_follow_a_language_switch(apps, regulation: Regulation, size) -> None:
+    """Going back after a switch must not show the old language, even for an instant."""
+    app = apps(**size)
+    app.route(routes.category("play"))
+    app.route(routes.infraction("drew-extra-cards"))
+    below = app.page.views[1]
+    assert regulation.infraction("misunderstood-rule").title.ja in "".join(app.texts(below))
+    app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
+    below = app.page.views[1]
+    assert regulation.infraction("misunderstood-rule").title.en in "".join(app.texts(below))
+    for view in app.page.views:
+        assert not any(JAPANESE.search(t) for t in app.texts(view) if t != "日本語"), view.route
+    assert app.back()
+    assert app.has_text(regulation.infraction("misunderstood-rule").title.en)

@@ -228,20 +228,34 @@ class Shell:
         return [routes.TAB_ROOTS[tab]]
 
     def render(self) -> None:
-        """Rebuilds the views of the history (after a route, language or layout change)."""
+        """Shows the history's views: the top one built afresh, the ones below it reused.
+
+        After a change that alters every screen (language, text size, layout, bookmarks) the
+        views below the top are rebuilt too, but just after the top one is on screen: the judge
+        sees the change at once, and going back never shows the old language."""
         # Flutter's own labels (Back, tab positions for screen readers) in the shown language.
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         views = []
         for depth, path in enumerate(self.history):
             cached = self._views.get(path)
-            is_top = depth == len(self.history) - 1
-            if cached and cached[0] == self._version and not is_top:
+            if cached and depth < len(self.history) - 1:
                 views.append(cached[1])
-            else:  # the top view is always fresh: it may show what changed below it
+            else:
                 views.append(self._view(path, self.history[:depth]))
                 self._views[path] = (self._version, views[-1])
         self._views = {path: self._views[path] for path in self.history}
         self.page.views[:] = views
+        self.page.update()
+        if any(version != self._version for version, _view in self._views.values()):
+            self.page.run_task(self._refresh_views_below, list(self.history))
+
+    async def _refresh_views_below(self, history: list[str]) -> None:
+        if history != self.history:
+            return  # the judge has moved on; that render refreshed what it showed
+        for depth, path in enumerate(history):
+            if self._views[path][0] != self._version:
+                self.page.views[depth] = self._view(path, history[:depth])
+                self._views[path] = (self._version, self.page.views[depth])
         self.page.update()
 
     # -- views --------------------------------------------------------------------------
