@@ -60,8 +60,6 @@ LOCALES = {
     )
     for language in ("ja", "en", "both")
 }
-# Screens that start a new history: the navigation destinations.
-ROOT_SCREENS = frozenset({"tiers", "categories", "search", "saved", "settings"})
 # Screens that list entries, and so can stand beside an entry on wide windows.
 LIST_SCREENS = frozenset({"tiers", "tier", "categories", "category", "search", "saved"})
 DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
@@ -200,7 +198,7 @@ class Shell:
         parsed = routes.parse(route)
         if parsed.path in self.history:  # back, or a link to a screen already open
             del self.history[self.history.index(parsed.path) + 1 :]
-        elif parsed.screen in ROOT_SCREENS:
+        elif parsed.screen in routes.ROOT_SCREENS:
             self.history = [parsed.path]
         else:
             if not self.history:  # a deep link: back leads up to the destination's root
@@ -305,7 +303,7 @@ class Shell:
                 controls=[ft.Container(screen.body, padding=12, expand=True)],
                 padding=0,
             )
-        is_root = route.screen in ROOT_SCREENS
+        is_root = route.screen in routes.ROOT_SCREENS
         master = screen if is_root else self.screen(self._master_route(earlier, tab))
         detail = (
             ft.Container(

@@ -57,7 +57,7 @@ class Context:
 
     def ui_short(self, message: str, **values: object) -> str:
         """For tight places (navigation labels): one language, Japanese in "both" mode."""
-        return self.text(message)["en" if self.lang == "en" else "ja"].format(**values)
+        return self.pick(self.text(message)).format(**values)
 
     def pick(self, text: Text) -> str:
         """A regulation string where only one language fits (lists, chips)."""

@@ -67,7 +67,7 @@ TAB_OF_SCREEN = {
     "about": 4,
 }
 
-_ROOT_SCREENS = {
+_SCREEN_OF_SEGMENT = {
     "": "tiers",
     "tiers": "tiers",
     "categories": "categories",
@@ -91,7 +91,7 @@ def parse(route: str | None) -> Route:
     segments = [s for s in parts.path.split("/") if s]
     query = parse_qs(parts.query).get("q", [""])[0]
     if len(segments) <= 1:
-        screen = _ROOT_SCREENS.get(segments[0] if segments else "")
+        screen = _SCREEN_OF_SEGMENT.get(segments[0] if segments else "")
         if screen == "search":
             return Route(screen, query=query, raw=raw, path=search(query))
         if screen:
@@ -100,3 +100,7 @@ def parse(route: str | None) -> Route:
         path = "/" + "/".join(segments)
         return Route(_ITEM_SCREENS[segments[0]], item=segments[1], raw=raw, path=path)
     return Route("not-found", raw=raw, path=raw)
+
+
+# The screens of the navigation destinations' roots (they start a new history).
+ROOT_SCREENS = frozenset(parse(root).screen for root in TAB_ROOTS)
