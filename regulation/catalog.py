@@ -12,6 +12,8 @@ from __future__ import annotations
 import gettext
 from pathlib import Path
 
+from .model import Text
+
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 
@@ -32,6 +34,12 @@ class Catalog:
     def lookup(self, japanese: str) -> str | None:
         """The English for `japanese`, or None when the catalog has none."""
         return self._messages.get(japanese) or None
+
+    def text(self, japanese: str) -> Text:
+        """`japanese` in both languages. An untranslated string shows its Japanese in English
+        mode rather than stopping the app at a venue; tests/test_catalogs.py keeps the shipped
+        catalog complete."""
+        return Text(ja=japanese, en=self.lookup(japanese) or japanese)
 
     def english(self, japanese: str) -> str:
         """The English for `japanese`; raises MissingTranslation when there is none."""

@@ -118,9 +118,7 @@ class _Builder:
     # -- field readers ------------------------------------------------------------------
 
     def text(self, japanese: str) -> Text:
-        # An untranslated string shows its Japanese in English mode rather than stopping the
-        # app at a venue; tests/test_catalogs.py keeps the shipped catalog complete.
-        return Text(ja=japanese, en=self.catalog.lookup(japanese) or japanese)
+        return self.catalog.text(japanese)
 
     def field(self, node: dict, key: str, where: str, kind: type = str, required: bool = True):
         if key not in node or node[key] is None:

@@ -12,17 +12,34 @@ from typing import Literal
 
 Lang = Literal["ja", "en"]
 LANGS: tuple[Lang, ...] = ("ja", "en")
+# What the judge reads: one language, or both side by side (for showing a player).
+DisplayLanguage = Literal["ja", "en", "both"]
+DISPLAY_LANGUAGES: tuple[DisplayLanguage, ...] = ("ja", "en", "both")
 
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """One string in both languages: `ja` is the source, `en` its translation."""
+    """One string in both languages: `ja` is the source, `en` its translation.
+
+    The language rule lives here and nowhere else: `pick` where one string fits (Japanese in
+    "both" mode), `shown` where a line may carry both ("ja / en", once when they are equal)."""
 
     ja: str
     en: str
 
-    def __getitem__(self, lang: str) -> str:
-        return self.en if lang == "en" else self.ja
+    def pick(self, language: str) -> str:
+        return self.en if language == "en" else self.ja
+
+    __getitem__ = pick
+
+    def shown(self, language: str) -> str:
+        if language == "both" and self.ja != self.en:
+            return f"{self.ja} / {self.en}"
+        return self.pick(language)
+
+    def format(self, **values: object) -> Text:
+        """Both languages with their {placeholders} filled in."""
+        return Text(self.ja.format(**values), self.en.format(**values))
 
     def as_dict(self) -> dict[str, str]:
         return {"ja": self.ja, "en": self.en}
@@ -131,16 +148,19 @@ class Regulation:
     categories: tuple[Category, ...]
     sections: tuple[Section, ...]
     infractions: tuple[Infraction, ...]
-    _by_id: dict[str, object] = field(init=False, repr=False, compare=False)
+    _by_id: dict[str, Tier | Principle | Category | Section | Infraction] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
-        by_id = {
-            e.id: e
-            for group in (self.tiers, self.principles, self.categories, self.sections)
-            for e in group
-        }
-        by_id.update((i.id, i) for i in self.infractions)
-        object.__setattr__(self, "_by_id", by_id)
+        groups: tuple[tuple[Tier | Principle | Category | Section | Infraction, ...], ...] = (
+            self.tiers,
+            self.principles,
+            self.categories,
+            self.sections,
+            self.infractions,
+        )
+        object.__setattr__(self, "_by_id", {e.id: e for group in groups for e in group})
 
     def entries(self) -> tuple[Entry, ...]:
         """Tiers, principles and infractions in the source's order."""
@@ -191,7 +211,11 @@ class Regulation:
 
     def sections_in_category(self, category_id: str) -> tuple[Section, ...]:
         category = self.category(category_id)
-        return tuple(self._by_id[s] for s in category.section_ids) if category else ()  # type: ignore[misc]
+        if category is None:
+            return ()
+        return tuple(s for s in map(self.section, category.section_ids) if s is not None)
 
     def category_of(self, section: Section) -> Category:
-        return self._by_id[section.category_id]  # type: ignore[return-value]
+        category = self.category(section.category_id)
+        assert category is not None, section.category_id  # the loader checked every section
+        return category
