@@ -16,11 +16,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 import flet as ft  # noqa: E402
-from flet_harness import FakeApp  # noqa: E402
 
+from tests.flet_harness import FakeApp  # noqa: E402
 from views import app as app_module  # noqa: E402
 from views import routes  # noqa: E402
 
@@ -44,20 +44,20 @@ def timed(name: str, function):
         return wrapper
 
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):
+    def sync_wrapper(*args, **kwargs):
         start = time.perf_counter()
         result = function(*args, **kwargs)
         timings.setdefault(name, []).append((time.perf_counter() - start) * 1000)
         return result
 
-    return wrapper
+    return sync_wrapper
 
 
 def one_run(width: int) -> None:
     app = FakeApp.start(app_module.main, prefs={}, locale="ja-JP", width=width, height=800)
-    app.route(routes.category("play"))
+    app.route(routes.CATEGORY.link("play"))
     app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
-    app.route(routes.infraction("drew-extra-cards"))
+    app.route(routes.INFRACTION.link("drew-extra-cards"))
     assert not app.crashes, app.crashes
     app.stop()
 
@@ -66,11 +66,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
+    # Wrapped in place: the app calls these through the module and the class.
+    shell = app_module.Shell
     app_module.main = timed("first view", app_module.main)
-    app_module.Shell.change_settings = timed("language switch", app_module.Shell.change_settings)
-    app_module.Shell._refresh_views_below = timed(FOLLOW_UP, app_module.Shell._refresh_views_below)
-    show = app_module.Shell.show
-    app_module.Shell.show = timed("show", show)
+    shell.change_settings = timed("language switch", shell.change_settings)  # type: ignore[method-assign]
+    shell._refresh_views_below = timed(FOLLOW_UP, shell._refresh_views_below)  # type: ignore[method-assign]
+    shell.show = timed("show", shell.show)  # type: ignore[method-assign]
     for label, width in (("phone 390 px", 390), ("desktop 1280 px", 1280)):
         one_run(width)  # warm-up: imports, first-use caches
         timings.clear()

@@ -55,7 +55,7 @@ def test_first_screen_shows_the_six_tiers_in_japanese(apps, regulation: Regulati
         count = len(regulation.infractions_with_penalty(tier.id))
         assert f"違反：{count} 件" in texts
     assert sum(len(regulation.infractions_with_penalty(t.id)) for t in regulation.tiers) == 28
-    assert app.client_route in ("/", routes.TIERS)
+    assert app.client_route in ("/", routes.TIERS.link())
 
 
 def test_device_locale_english_starts_in_english(apps, regulation: Regulation) -> None:
@@ -75,24 +75,24 @@ def test_open_each_tier(apps, regulation: Regulation, tier_index: int) -> None:
     app = apps()
     count = len(regulation.infractions_with_penalty(tier.id))
     app.click(app.find(ft.Container, tooltip=f"{tier.letter} {tier.title.ja} (違反：{count} 件)"))
-    assert app.client_route == routes.tier(tier.id)
+    assert app.client_route == routes.TIER.link(tier.id)
     texts = app.texts()
     for point in tier.points:
         assert point.ja in texts
     for infraction in regulation.infractions_with_penalty(tier.id):
         assert infraction.title.ja in texts
     assert app.back()
-    assert app.client_route == routes.TIERS
+    assert app.client_route == routes.TIERS.link()
 
 
 @pytest.mark.parametrize("category_id", ["deck", "deck-list", "play", "conduct"])
 def test_open_each_category(apps, regulation: Regulation, category_id: str) -> None:
     app = apps()
     app.click(app.find(ft.NavigationBar).destinations[1])
-    assert app.client_route == routes.CATEGORIES
+    assert app.client_route == routes.CATEGORIES.link()
     category = regulation.category(category_id)
     app.click(app.find(ft.Container, tooltip=category.label.ja))
-    assert app.client_route == routes.category(category_id)
+    assert app.client_route == routes.CATEGORY.link(category_id)
     texts = app.texts()
     for section in regulation.sections_in_category(category_id):
         assert section.title.ja in texts
@@ -102,10 +102,10 @@ def test_open_each_category(apps, regulation: Regulation, category_id: str) -> N
 
 def test_browse_to_an_infraction_and_its_penalty(apps, regulation: Regulation) -> None:
     app = apps()
-    app.route(routes.category("play"))
+    app.route(routes.CATEGORY.link("play"))
     drew = regulation.infraction("drew-extra-cards")
     app.click(app.find(ft.ListTile, text=drew.title.ja))
-    assert app.client_route == routes.infraction("drew-extra-cards")
+    assert app.client_route == routes.INFRACTION.link("drew-extra-cards")
     texts = app.texts()
     assert "罰則：" in texts and "B 警告" in texts
     for paragraph in drew.remedy:
@@ -115,16 +115,16 @@ def test_browse_to_an_infraction_and_its_penalty(apps, regulation: Regulation) -
     assert regulation.principle("repeat-offense").text.ja in texts
     # the penalty chip opens the tier
     app.click(app.find(ft.FilledButton, text="B 警告"))
-    assert app.client_route == routes.tier("warning")
+    assert app.client_route == routes.TIER.link("warning")
     app.back()
-    assert app.client_route == routes.infraction("drew-extra-cards")
+    assert app.client_route == routes.INFRACTION.link("drew-extra-cards")
     app.back()
-    assert app.client_route == routes.category("play")
+    assert app.client_route == routes.CATEGORY.link("play")
 
 
 def test_language_switch_changes_every_visible_string(apps, regulation: Regulation) -> None:
     app = apps()
-    app.route(routes.infraction("drew-extra-cards"))
+    app.route(routes.INFRACTION.link("drew-extra-cards"))
     japanese = app.texts()
     assert regulation.infraction("drew-extra-cards").title.ja in japanese
     app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
@@ -139,7 +139,7 @@ def test_language_switch_changes_every_visible_string(apps, regulation: Regulati
 
 def test_both_languages_side_by_side(apps, regulation: Regulation) -> None:
     app = apps(prefs={"language": "both"}, **DESKTOP)
-    app.route(routes.infraction("deck-under-40-cards"))
+    app.route(routes.INFRACTION.link("deck-under-40-cards"))
     infraction = regulation.infraction("deck-under-40-cards")
     texts = app.texts()
     assert infraction.remedy[0].ja in texts and infraction.remedy[0].en in texts
@@ -162,7 +162,7 @@ def test_language_choice_persists(apps) -> None:
 def test_search_and_open_a_result(apps, query: str, expected_title: str) -> None:
     app = apps()
     app.click(app.find(ft.NavigationBar).destinations[2])
-    assert app.client_route == routes.SEARCH
+    assert app.client_route == routes.SEARCH.link()
     assert app.has_text("違反名、罰則名、用語を日本語か英語で入力してください。")
     app.type(app.find(ft.TextField), query)
     rows = app.find_all(ft.ListTile)
@@ -174,7 +174,7 @@ def test_search_and_open_a_result(apps, query: str, expected_title: str) -> None
 
 def test_search_highlights_the_match(apps) -> None:
     app = apps()
-    app.route(routes.search("カードを引いた"))
+    app.route(routes.SEARCH.link(q="カードを引いた"))
     first = app.find_all(ft.ListTile)[0]
     marked = [
         span.text
@@ -188,7 +188,7 @@ def test_search_highlights_the_match(apps) -> None:
 @pytest.mark.parametrize("query", ["", "   ", "zzzzqqqq", ".*[(", "🂠🂡", "\x00\x07", "あ" * 10_000])
 def test_search_never_breaks(apps, query: str) -> None:
     app = apps()
-    app.route(routes.SEARCH)
+    app.route(routes.SEARCH.link())
     app.type(app.find(ft.TextField), query)
     texts = " ".join(app.texts())
     assert "件" in texts or "入力してください" in texts or "一致する項目はありません" in texts
@@ -196,23 +196,23 @@ def test_search_never_breaks(apps, query: str) -> None:
 
 def test_bookmark_survives_a_restart(apps, regulation: Regulation) -> None:
     app = apps()
-    app.route(routes.infraction("marked-with-pattern"))
+    app.route(routes.INFRACTION.link("marked-with-pattern"))
     app.click(app.find(ft.IconButton, tooltip="ブックマークに追加"))
     assert app.exists(ft.IconButton, tooltip="ブックマークから削除")
     assert json.loads(app.prefs["bookmarks"]) == ["marked-with-pattern"]
     restarted = apps(prefs=app.prefs)
-    restarted.route(routes.SAVED)
+    restarted.route(routes.SAVED.link())
     title = regulation.infraction("marked-with-pattern").title.ja
     assert restarted.exists(ft.ListTile, text=title)
     restarted.click(restarted.find_all(ft.ListTile, text=title)[0])
-    assert restarted.client_route == routes.infraction("marked-with-pattern")
+    assert restarted.client_route == routes.INFRACTION.link("marked-with-pattern")
 
 
 def test_recently_viewed(apps, regulation: Regulation) -> None:
     app = apps()
-    app.route(routes.infraction("bribery"))
-    app.route(routes.tier("caution"))
-    app.route(routes.SAVED)
+    app.route(routes.INFRACTION.link("bribery"))
+    app.route(routes.TIER.link("caution"))
+    app.route(routes.SAVED.link())
     rows = app.find_all(ft.ListTile)
     titles = [" ".join(app.texts(r)) for r in rows]
     assert any("A 注意" in t for t in titles)
@@ -222,17 +222,17 @@ def test_recently_viewed(apps, regulation: Regulation) -> None:
 
 
 def test_deep_link_opens_its_screen_and_back_goes_up_to_its_category(apps) -> None:
-    app = apps(route=routes.infraction("drew-extra-cards"))
+    app = apps(route=routes.INFRACTION.link("drew-extra-cards"))
     assert app.has_text("故意ではなく、過剰にカードを引いた")
     assert app.back()
-    assert app.client_route == routes.category("play")
+    assert app.client_route == routes.CATEGORY.link("play")
     assert app.back()
-    assert app.client_route == routes.CATEGORIES
+    assert app.client_route == routes.CATEGORIES.link()
     assert not app.back()  # the root: the OS would close the app
 
 
 def test_deep_link_on_a_wide_window_lists_its_category_beside_it(apps, regulation) -> None:
-    app = apps(route=routes.infraction("drew-extra-cards"), **DESKTOP)
+    app = apps(route=routes.INFRACTION.link("drew-extra-cards"), **DESKTOP)
     texts = app.texts()
     assert "ルールに関する違反" in texts and "不必要に長い時間をかけたプレイ" in texts
     assert regulation.infraction("looked-at-extra-cards").title.ja in texts
@@ -240,17 +240,17 @@ def test_deep_link_on_a_wide_window_lists_its_category_beside_it(apps, regulatio
 
 
 def test_deep_link_to_a_tier_goes_back_to_the_tiers(apps) -> None:
-    app = apps(route=routes.tier("warning"))
+    app = apps(route=routes.TIER.link("warning"))
     assert app.back()
-    assert app.client_route == routes.TIERS
+    assert app.client_route == routes.TIERS.link()
 
 
 def test_the_open_item_is_marked_in_the_list_beside_it(apps) -> None:
     app = apps(**DESKTOP)
-    app.route(routes.tier("warning"))
+    app.route(routes.TIER.link("warning"))
     selected = [row for row in app.find_all(ft.ListTile) if row.selected]
     assert selected == []  # tier cards are not rows; the rows are its infractions
-    app.route(routes.SEARCH)
+    app.route(routes.SEARCH.link())
     app.type(app.find(ft.TextField), "引きすぎ")
     app.click(app.find_all(ft.ListTile)[0])
     selected = [row for row in app.find_all(ft.ListTile) if row.selected]
@@ -262,7 +262,7 @@ def test_unknown_route_shows_not_found_with_a_way_home(apps) -> None:
     app = apps(route="/infractions/no-such-thing")
     assert app.has_text("ページが見つかりません")
     app.click(app.find(ft.FilledButton, text="ホームに戻る"))
-    assert app.client_route == routes.TIERS
+    assert app.client_route == routes.TIERS.link()
     assert app.has_text("A 注意")
 
 
@@ -278,13 +278,13 @@ def test_corrupt_stored_settings_fall_back_to_defaults(apps, stored) -> None:
     app = apps(prefs=dict(stored))
     assert app.has_text("A 注意")
     assert app.page.theme_mode == ft.ThemeMode.SYSTEM
-    app.route(routes.SAVED)
+    app.route(routes.SAVED.link())
     assert app.has_text("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
 
 
 def test_settings_change_theme_text_size_and_language(apps) -> None:
     app = apps()
-    app.route(routes.SETTINGS)
+    app.route(routes.SETTINGS.link())
     body_before = app.find(ft.Text, text="見本：故意ではなく、過剰にカードを引いた").size
     app.click(app.find(ft.IconButton, tooltip="文字を大きく"))
     body_after = app.find(ft.Text, text="見本：故意ではなく、過剰にカードを引いた").size
@@ -299,7 +299,7 @@ def test_settings_change_theme_text_size_and_language(apps) -> None:
 
 
 def test_about_shows_versions_and_font_licence(apps, regulation: Regulation) -> None:
-    app = apps(route=routes.ABOUT)
+    app = apps(route=routes.ABOUT.link())
     texts = " ".join(app.texts())
     assert "1.0.0" in texts and regulation.document.version in texts
     assert "IPAフォントライセンスv1.0" in texts
@@ -308,8 +308,8 @@ def test_about_shows_versions_and_font_licence(apps, regulation: Regulation) -> 
 def test_wide_window_shows_rail_and_list_beside_detail(apps, regulation: Regulation) -> None:
     app = apps(**DESKTOP)
     assert app.exists(ft.NavigationRail) and not app.exists(ft.NavigationBar)
-    app.route(routes.tier("warning"))
-    app.route(routes.infraction("drew-extra-cards"))
+    app.route(routes.TIER.link("warning"))
+    app.route(routes.INFRACTION.link("drew-extra-cards"))
     texts = app.texts()
     # The list it was opened from (the warning tier's infractions) stays beside the detail.
     assert "B 警告" in texts and regulation.infraction("outside-assistance").title.ja in texts
@@ -320,7 +320,12 @@ def test_wide_window_shows_rail_and_list_beside_detail(apps, regulation: Regulat
 
 def test_every_interactive_control_has_a_label(apps) -> None:
     """Screen readers and browser tests find controls by name: no unlabeled icon buttons."""
-    for route in (routes.TIERS, routes.infraction("bribery"), routes.SEARCH, routes.SETTINGS):
+    for route in (
+        routes.TIERS.link(),
+        routes.INFRACTION.link("bribery"),
+        routes.SEARCH.link(),
+        routes.SETTINGS.link(),
+    ):
         app = apps(route=route)
         for button in app.find_all(ft.IconButton):
             assert button.tooltip, f"unlabeled icon button on {route}"
@@ -332,8 +337,8 @@ def test_every_interactive_control_has_a_label(apps) -> None:
 def test_views_below_the_top_follow_a_language_switch(apps, regulation: Regulation, size) -> None:
     """Going back after a switch must not show the old language, even for an instant."""
     app = apps(**size)
-    app.route(routes.category("play"))
-    app.route(routes.infraction("drew-extra-cards"))
+    app.route(routes.CATEGORY.link("play"))
+    app.route(routes.INFRACTION.link("drew-extra-cards"))
     below = app.page.views[1]
     assert regulation.infraction("misunderstood-rule").title.ja in "".join(app.texts(below))
     app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))

@@ -8,9 +8,21 @@ import flet as ft
 import pytest
 
 from views import routes
+from views.screens import SCREEN_TABLE, Destination, ScreenTable
 from views.state import AppState, negotiate_language, state_from_stored, stored_values
 from views.theme import TIER_COLORS, TypeScale
 from views.widgets import highlighted
+
+SCREEN_NAMES = {
+    routes.TIERS: "tiers",
+    routes.TIER: "tier",
+    routes.CATEGORY: "category",
+    routes.INFRACTION: "infraction",
+    routes.PRINCIPLE: "principle",
+    routes.SAVED: "saved",
+    routes.ABOUT: "about",
+    None: "not-found",
+}
 
 
 @pytest.mark.parametrize(
@@ -25,26 +37,66 @@ from views.widgets import highlighted
         ("/infractions/bribery", "infraction", "bribery", "/infractions/bribery"),
         ("/principles/repeat-offense", "principle", "repeat-offense", "/principles/repeat-offense"),
         ("/saved", "saved", None, "/saved"),
-        ("/about", "about", None, "/about"),
+        ("/about?q=ignored", "about", None, "/about"),
         ("/nope", "not-found", None, "/nope"),
         ("/infractions/a/b", "not-found", None, "/infractions/a/b"),
+        ("/tiers/x/../warning", "not-found", None, "/tiers/x/../warning"),
     ],
 )
 def test_parse_routes(route: str, screen: str, item: str | None, path: str) -> None:
-    parsed = routes.parse(route)
-    assert (parsed.screen, parsed.item, parsed.path) == (screen, item, path)
+    parsed = SCREEN_TABLE.parse(route)
+    assert (SCREEN_NAMES.get(parsed.pattern), parsed.item, parsed.path) == (screen, item, path)
+    assert parsed.raw == (route or "/")
 
 
 def test_search_route_round_trips_its_query() -> None:
-    for query in ("slow play", "引きすぎ", "a&b=c?d#e", "100%"):
-        parsed = routes.parse(routes.search(query))
-        assert parsed.screen == "search" and parsed.query == query
-    assert routes.search("") == routes.SEARCH
+    for query in ("slow play", "引きすぎ", "a&b=c?d#e", "100%", "a/b"):
+        parsed = SCREEN_TABLE.parse(routes.SEARCH.link(q=query))
+        assert parsed.pattern is routes.SEARCH and parsed.value("q") == query
+    assert routes.SEARCH.link(q="") == "/search"
 
 
-def test_every_navigation_root_parses_to_its_own_tab() -> None:
-    for index, root in enumerate(routes.TAB_ROOTS):
-        assert routes.parse(root).tab == index
+def test_an_item_with_a_slash_or_a_space_stays_one_segment() -> None:
+    link = routes.INFRACTION.link("a/b c")
+    assert link == "/infractions/a%2Fb%20c"
+    assert SCREEN_TABLE.parse(link).item == "a/b c"
+
+
+def test_a_link_needs_its_item_exactly_when_the_pattern_has_one() -> None:
+    with pytest.raises(ValueError):
+        routes.TIER.link()
+    with pytest.raises(ValueError):
+        routes.TIERS.link("warning")
+
+
+def test_every_navigation_root_lights_its_own_tab() -> None:
+    for index, destination in enumerate(SCREEN_TABLE.destinations):
+        root = SCREEN_TABLE.parse(destination.root.link())
+        assert SCREEN_TABLE.tab(root) == index and SCREEN_TABLE.is_root(root)
+    assert not SCREEN_TABLE.is_root(SCREEN_TABLE.parse(routes.TIER.link("warning")))
+    assert SCREEN_TABLE.tab(SCREEN_TABLE.parse(routes.INFRACTION.link("bribery"))) is None
+
+
+def test_history_goes_back_to_an_open_screen_instead_of_stacking_it() -> None:
+    parse = SCREEN_TABLE.parse
+    history = routes.History()
+    history.go(parse("/categories/play"), False, [parse("/categories")])
+    assert [r.path for r in history.stack] == ["/categories", "/categories/play"]
+    history.go(parse("/infractions/bribery"), False, [parse("/nope")])  # parents only at first
+    history.go(parse("/categories/play/"), False, [])
+    assert [r.path for r in history.stack] == ["/categories", "/categories/play"]
+    assert history.stack[-1].raw == "/categories/play/"
+    history.go(parse("/saved"), True, [])
+    assert [r.path for r in history.stack] == ["/saved"]
+    assert history.back() is None and len(history) == 1
+    history.go(parse("/tiers/warning"), False, [])
+    assert history.back() == parse("/saved") and len(history) == 1
+
+
+def test_a_destination_needs_a_screen() -> None:
+    spare = Destination(routes.Pattern("/spare"), ft.Icons.ADD, ft.Icons.ADD, "spare")
+    with pytest.raises(ValueError, match="/spare"):
+        ScreenTable((*SCREEN_TABLE.destinations, spare), SCREEN_TABLE.screens)
 
 
 def test_stored_state_round_trips() -> None:

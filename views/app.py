@@ -1,16 +1,14 @@
 """The app shell: loads the data, owns the page, turns routes into views.
 
-The route decides the screen (views/routes.py). A history of routes gives back navigation: a
-navigation destination's root starts a new history, anything else is pushed on top of it. Phones
-get one pane and a bottom navigation bar; windows of WIDE_BREAKPOINT and more a rail and the
-destination's list beside the selected item.
+The route decides the screen (the screen table, views/screens/__init__.py). A history of routes
+gives back navigation: a navigation destination's root starts a new history, anything else is
+pushed on top of it. The page around a screen (bars, rail, list pane) is views/layout.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 import flet as ft
@@ -23,12 +21,10 @@ from regulation.search import SearchIndex
 from . import routes
 from . import strings as S
 from .context import Actions, Context, Screen
-from .screens.categories import categories_screen, category_screen
-from .screens.infraction import infraction_screen
-from .screens.saved import saved_screen
-from .screens.search import search_screen
-from .screens.settings import about_screen, not_found_screen, settings_screen
-from .screens.tiers import principle_screen, tier_screen, tiers_screen
+from .layout import page_view
+from .routes import History, Route
+from .screens import SCREEN_TABLE, ScreenTable
+from .screens.settings import not_found_screen
 from .state import (
     KEY_BOOKMARKS,
     KEY_LANGUAGE,
@@ -41,18 +37,10 @@ from .state import (
     state_from_stored,
     stored_values,
 )
-from .theme import MASTER_PANE_WIDTH, WIDE_BREAKPOINT, apply_theme
-from .widgets import icon_button
+from .theme import WIDE_BREAKPOINT, apply_theme
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
-NAV_DESTINATIONS = (
-    (ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV_TIERS),
-    (ft.Icons.CATEGORY_OUTLINED, ft.Icons.CATEGORY, S.NAV_CATEGORIES),
-    (ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH),
-    (ft.Icons.BOOKMARKS_OUTLINED, ft.Icons.BOOKMARKS, S.NAV_SAVED),
-    (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, S.NAV_SETTINGS),
-)
 LOCALES = {
     language: ft.LocaleConfiguration(
         supported_locales=[ft.Locale("ja", "JP"), ft.Locale("en", "US")],
@@ -60,22 +48,27 @@ LOCALES = {
     )
     for language in ("ja", "en", "both")
 }
-# Screens that list entries, and so can stand beside an entry on wide windows.
-LIST_SCREENS = frozenset({"tiers", "tier", "categories", "category", "search", "saved"})
 DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
 
 
 class Shell:
-    def __init__(self, page: ft.Page, regulation: Regulation, catalog: Catalog) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        regulation: Regulation,
+        catalog: Catalog,
+        table: ScreenTable = SCREEN_TABLE,
+    ) -> None:
         self.page = page
         self.regulation = regulation
         self.catalog = catalog
+        self.table = table
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         # A strong reference: the page drops services nothing else refers to.
         self.prefs = ft.SharedPreferences()
         self.state = AppState()
-        self.history: list[str] = []
+        self.history = History()
         # Views below the top one are kept while nothing they show has changed (`_version`
         # counts the changes that alter every screen: language, text size, layout, bookmarks).
         self._views: dict[str, tuple[int, ft.View]] = {}
@@ -88,16 +81,15 @@ class Shell:
         self.state = state_from_stored(await self._read_prefs(), self._is_known_id)
         if not self.state.language_chosen:
             language = negotiate_language(await self._device_locales())
-            self.state.settings = replace(self.state.settings, language=language)
+            self.state.change_settings(language=language)
         self.state.wide = (self.page.width or 0) >= WIDE_BREAKPOINT
         self.context = self._context()
         page = self.page
-        page.title = self.catalog.lookup(S.APP_TITLE) or S.APP_TITLE
         apply_theme(page, self.state.settings.theme)
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
-        self.show(page.route or routes.HOME)
+        self.show(page.route)
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self.search_index, daemon=True).start()
 
@@ -162,9 +154,6 @@ class Shell:
         self._version += 1
         self.render()
 
-    def toggle_language(self) -> None:
-        self.change_settings(language="en" if self.state.settings.language == "ja" else "ja")
-
     def _save(self, *keys: str) -> None:
         """Stores `keys` in the background; the language only once the judge has chosen one."""
         values = {key: value for key, value in stored_values(self.state).items() if key in keys}
@@ -183,9 +172,9 @@ class Shell:
         self.show(event.route)
 
     async def _on_view_pop(self, event: ft.ViewPopEvent) -> None:
-        if len(self.history) > 1:
-            self.history.pop()
-            await self.page.push_route(self.history[-1])
+        shown = self.history.back()
+        if shown is not None:
+            await self.page.push_route(shown.path)
 
     def _on_resize(self, event: ft.PageResizeEvent) -> None:
         wide = event.width >= WIDE_BREAKPOINT
@@ -194,36 +183,22 @@ class Shell:
             self._version += 1
             self.render()
 
-    def show(self, route: str) -> None:
-        parsed = routes.parse(route)
-        if parsed.path in self.history:  # back, or a link to a screen already open
-            del self.history[self.history.index(parsed.path) + 1 :]
-        elif parsed.screen in routes.ROOT_SCREENS:
-            self.history = [parsed.path]
-        else:
-            if not self.history:  # a deep link: back leads up to the destination's root
-                self.history = self._parents(parsed)
-            self.history.append(parsed.path)
-        if parsed.tab is not None:
-            self.state.tab = parsed.tab
-        self.state.selected_id = parsed.item
-        if parsed.screen == "search":
-            self.state.search_query = parsed.query
-        if parsed.item and self.regulation.entry(parsed.item):
-            self.state.visit(parsed.item)
+    def show(self, raw_route: str | None) -> None:
+        route = self.table.parse(raw_route)
+        tab = self.table.tab(route)
+        parents = [] if self.history else self.table.parents(self.context, route, self.state.tab)
+        self.history.go(route, self.table.is_root(route), parents)
+        if tab is None and parents:  # a deep link lights its parents' destination
+            tab = self.table.tab(parents[0])
+        if tab is not None:
+            self.state.tab = tab
+        self.state.selected_id = route.item
+        if route.pattern is routes.SEARCH:  # the query typed last, shown again
+            self.state.search_query = route.value("q")
+        if route.item and self.regulation.entry(route.item):
+            self.state.visit(route.item)
             self._save(KEY_RECENT)
         self.render()
-
-    def _parents(self, route: routes.Route) -> list[str]:
-        """The screens above a deep-linked one: an infraction sits under its category."""
-        infraction = self.regulation.infraction(route.item or "")
-        if route.screen == "infraction" and infraction:
-            section = self.regulation.section(infraction.section_id)
-            self.state.tab = routes.CATEGORIES_TAB
-            if section:
-                return [routes.CATEGORIES, routes.category(section.category_id)]
-        tab = route.tab if route.tab is not None else self.state.tab
-        return [routes.TAB_ROOTS[tab]]
 
     def render(self) -> None:
         """Shows the history's views: the top one built afresh, the ones below it reused.
@@ -231,163 +206,62 @@ class Shell:
         After a change that alters every screen (language, text size, layout, bookmarks) the
         views below the top are rebuilt too, but just after the top one is on screen: the judge
         sees the change at once, and going back never shows the old language."""
-        # Flutter's own labels (Back, tab positions for screen readers) in the shown language.
+        # The window's or tab's title, and Flutter's own labels (Back, tab positions for screen
+        # readers), in the shown language.
+        self.page.title = self.context.ui(S.APP_TITLE)
         self.page.locale_configuration = LOCALES[self.state.settings.language]
+        stack = self.history.stack
         views = []
-        for depth, path in enumerate(self.history):
-            cached = self._views.get(path)
-            if cached and depth < len(self.history) - 1:
+        for depth, route in enumerate(stack):
+            cached = self._views.get(route.path)
+            if cached and depth < len(stack) - 1:
                 views.append(cached[1])
             else:
-                views.append(self._view(path, self.history[:depth]))
-                self._views[path] = (self._version, views[-1])
-        self._views = {path: self._views[path] for path in self.history}
+                views.append(self._view(stack, depth))
+                self._views[route.path] = (self._version, views[-1])
+        self._views = {route.path: self._views[route.path] for route in stack}
         self.page.views[:] = views
         self.page.update()
         if any(version != self._version for version, _view in self._views.values()):
-            self.page.run_task(self._refresh_views_below, list(self.history))
+            self.page.run_task(self._refresh_views_below, list(stack))
 
-    async def _refresh_views_below(self, history: list[str]) -> None:
-        if history != self.history:
+    async def _refresh_views_below(self, stack: list[Route]) -> None:
+        if stack != self.history.stack:
             return  # the judge has moved on; that render refreshed what it showed
-        for depth, path in enumerate(history):
-            if self._views[path][0] != self._version:
-                self.page.views[depth] = self._view(path, history[:depth])
-                self._views[path] = (self._version, self.page.views[depth])
+        for depth, route in enumerate(stack):
+            if self._views[route.path][0] != self._version:
+                self.page.views[depth] = self._view(stack, depth)
+                self._views[route.path] = (self._version, self.page.views[depth])
         self.page.update()
 
     # -- views --------------------------------------------------------------------------
 
-    def screen(self, route: routes.Route) -> Screen:
-        ctx, regulation = self.context, self.regulation
-        item = route.item or ""
-        builders = {
-            "tiers": lambda: tiers_screen(ctx),
-            "categories": lambda: categories_screen(ctx),
-            "search": lambda: search_screen(ctx, self.state.search_query),
-            "saved": lambda: saved_screen(ctx),
-            "settings": lambda: settings_screen(ctx),
-            "about": lambda: about_screen(ctx),
-        }
-        if route.screen in builders:
-            return builders[route.screen]()
-        found = {
-            "tier": (regulation.tier(item), tier_screen),
-            "category": (regulation.category(item), category_screen),
-            "infraction": (regulation.infraction(item), infraction_screen),
-            "principle": (regulation.principle(item), principle_screen),
-        }.get(route.screen)
-        if found and found[0] is not None:
-            return found[1](ctx, found[0])
-        return not_found_screen(ctx, route.raw)
+    def screen(self, route: Route) -> Screen:
+        return self.table.build(self.context, route) or not_found_screen(self.context, route.raw)
 
-    def _master_route(self, earlier: list[str], tab: int) -> routes.Route:
-        """What the list pane shows beside a detail: the list the judge came from (a section's
-        infractions, the search results), else the navigation destination's root."""
-        for path in reversed(earlier):
-            route = routes.parse(path)
-            if route.screen in LIST_SCREENS:
-                return route
-        return routes.parse(routes.TAB_ROOTS[tab])
+    def _master(self, stack: list[Route], depth: int, tab: int) -> Screen | None:
+        """What the list pane shows beside the view at `depth` (wide windows): the list the
+        judge came from (a section's infractions, the search results), else the navigation
+        destination's root; None when the view is itself a destination's root."""
+        if self.table.is_root(stack[depth]):
+            return None
+        for route in reversed(stack[:depth]):
+            if self.table.lists(route):
+                return self.screen(route)
+        return self.screen(self.table.parse(self.table.destinations[tab].root.link()))
 
-    def _view(self, raw_route: str, earlier: list[str]) -> ft.View:
-        route = routes.parse(raw_route)
-        screen = self.screen(route)
-        tab = route.tab if route.tab is not None else self.state.tab
-        appbar = self._appbar(screen, can_go_back=raw_route != self.history[0])
-        if not self.state.wide:
-            return ft.View(
-                route=raw_route,
-                appbar=appbar,
-                navigation_bar=self._navigation_bar(tab),
-                controls=[ft.Container(screen.body, padding=12, expand=True)],
-                padding=0,
-            )
-        is_root = route.screen in routes.ROOT_SCREENS
-        master = screen if is_root else self.screen(self._master_route(earlier, tab))
-        detail = (
-            ft.Container(
-                ft.Text(self.context.ui(S.SELECT_AN_ITEM), size=self.context.sizes.body),
-                alignment=ft.Alignment.CENTER,
-            )
-            if is_root
-            else screen.body
-        )
-        return ft.View(
-            route=raw_route,
-            appbar=appbar,
-            controls=[
-                ft.Row(
-                    [
-                        self._navigation_rail(tab),
-                        ft.VerticalDivider(width=1),
-                        ft.Container(master.body, width=MASTER_PANE_WIDTH, padding=12),
-                        ft.VerticalDivider(width=1),
-                        ft.Container(detail, expand=True, padding=16),
-                    ],
-                    expand=True,
-                    vertical_alignment=ft.CrossAxisAlignment.STRETCH,
-                )
-            ],
-            padding=0,
-        )
-
-    def _appbar(self, screen: Screen, can_go_back: bool) -> ft.AppBar:
-        ctx = self.context
-        actions: list[ft.Control] = []
-        if screen.bookmark_id:
-            marked = screen.bookmark_id in self.state.bookmarks
-            entry_id = screen.bookmark_id
-            actions.append(
-                icon_button(
-                    ft.Icons.STAR if marked else ft.Icons.STAR_BORDER,
-                    ctx.ui(S.REMOVE_BOOKMARK if marked else S.ADD_BOOKMARK),
-                    on_click=lambda _: self.toggle_bookmark(entry_id),
-                )
-            )
-        other = S.LANG_EN if self.state.settings.language == "ja" else S.LANG_JA
-        actions.append(
-            ft.TextButton(
-                ctx.text(other)["en" if other == S.LANG_EN else "ja"],
-                icon=ft.Icons.TRANSLATE,
-                tooltip=ctx.ui(S.SWITCH_LANGUAGE),
-                on_click=lambda _: self.toggle_language(),
-            )
-        )
-        return ft.AppBar(
-            title=ft.Text(screen.title, size=ctx.sizes.heading, max_lines=2),
-            actions=actions,
-            automatically_imply_leading=can_go_back,
-        )
-
-    def _destinations(self) -> list[tuple[str, str, str]]:
-        return [
-            (icon, selected, self.context.ui_short(label))
-            for icon, selected, label in NAV_DESTINATIONS
-        ]
-
-    def _go_to_tab(self, index: int) -> None:
-        self.navigate(routes.TAB_ROOTS[index])
-
-    def _navigation_bar(self, tab: int) -> ft.NavigationBar:
-        return ft.NavigationBar(
-            destinations=[
-                ft.NavigationBarDestination(icon=icon, selected_icon=selected, label=label)
-                for icon, selected, label in self._destinations()
-            ],
-            selected_index=tab,
-            on_change=lambda e: self._go_to_tab(int(e.control.selected_index)),
-        )
-
-    def _navigation_rail(self, tab: int) -> ft.NavigationRail:
-        return ft.NavigationRail(
-            destinations=[
-                ft.NavigationRailDestination(icon=icon, selected_icon=selected, label=label)
-                for icon, selected, label in self._destinations()
-            ],
-            selected_index=tab,
-            label_type=ft.NavigationRailLabelType.ALL,
-            on_change=lambda e: self._go_to_tab(int(e.control.selected_index)),
+    def _view(self, stack: list[Route], depth: int) -> ft.View:
+        route = stack[depth]
+        tab = self.table.tab(route)
+        tab = self.state.tab if tab is None else tab
+        return page_view(
+            self.context,
+            route.path,
+            self.screen(route),
+            self.table.destinations,
+            tab,
+            can_go_back=depth > 0,
+            master=self._master(stack, depth, tab) if self.state.wide else None,
         )
 
 

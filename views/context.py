@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import flet as ft
+
 from regulation.catalog import Catalog
-from regulation.model import Regulation, Text
+from regulation.model import DisplayLanguage, Regulation, Text
 from regulation.search import SearchIndex
 
 from .state import AppState
@@ -36,32 +38,33 @@ class Context:
         return self.search_index()
 
     @property
-    def lang(self) -> str:
+    def lang(self) -> DisplayLanguage:
         return self.state.settings.language
 
     @property
     def sizes(self) -> TypeScale:
         return TypeScale(self.state.settings.text_scale)
 
-    def text(self, message: str) -> Text:
-        """A UI string (views/strings.py) in both languages."""
-        return Text(ja=message, en=self.catalog.lookup(message) or message)
+    def text(self, message: str, **values: object) -> Text:
+        """A UI string (views/strings.py) in both languages, placeholders filled in."""
+        text = self.catalog.text(message)
+        return text.format(**values) if values else text
 
     def ui(self, message: str, **values: object) -> str:
-        """A UI string in the current language; "both" shows Japanese / English."""
-        text = self.text(message)
-        if self.lang == "both":
-            ja, en = text.ja.format(**values), text.en.format(**values)
-            return ja if ja == en else f"{ja} / {en}"
-        return text[self.lang].format(**values)
+        """A UI string in the shown language; "both" shows Japanese / English."""
+        return self.text(message, **values).shown(self.lang)
 
     def ui_short(self, message: str, **values: object) -> str:
         """For tight places (navigation labels): one language, Japanese in "both" mode."""
-        return self.pick(self.text(message)).format(**values)
+        return self.text(message, **values).pick(self.lang)
 
     def pick(self, text: Text) -> str:
         """A regulation string where only one language fits (lists, chips)."""
-        return text["en" if self.lang == "en" else "ja"]
+        return text.pick(self.lang)
+
+    def shown(self, text: Text) -> str:
+        """A regulation string on one line: "ja / en" in "both" mode."""
+        return text.shown(self.lang)
 
 
 @dataclass(slots=True)
@@ -69,5 +72,5 @@ class Screen:
     """What a screen builder returns; the shell adds the app bar and navigation."""
 
     title: str
-    body: object  # ft.Control; typed loosely so this module stays free of flet
+    body: ft.Control
     bookmark_id: str | None = None  # entry shown, for the app bar's bookmark star

@@ -1,106 +1,133 @@
-"""Every route of the app, defined once: builders for links and a parser for the shell."""
+"""Addresses: every screen's route pattern, parsing a route string, and the history of routes.
+
+Pure Python (no Flet), so that it can be tested on its own. Which screen answers a pattern,
+and which navigation destination it belongs to, is the screen table's business
+(views/screens/__init__.py).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from urllib.parse import parse_qs, quote, urlsplit
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
-TIERS = "/tiers"
-CATEGORIES = "/categories"
-SEARCH = "/search"
-SAVED = "/saved"
-SETTINGS = "/settings"
-ABOUT = "/about"
-HOME = TIERS
-
-# Screens that are the root of a navigation destination (bottom bar / rail), in order.
-TAB_ROOTS = (TIERS, CATEGORIES, SEARCH, SAVED, SETTINGS)
+ITEM = "{id}"  # the one variable segment a pattern may have
 
 
-def tier(tier_id: str) -> str:
-    return f"{TIERS}/{tier_id}"
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """The address of one screen: fixed segments and at most one `{id}`, e.g. /tiers/{id};
+    `query_keys` are the query parameters the screen reads (search: q)."""
+
+    template: str
+    query_keys: tuple[str, ...] = ()
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        return tuple(s for s in self.template.split("/") if s)
+
+    @property
+    def takes_item(self) -> bool:
+        return ITEM in self.segments
+
+    def link(self, item: str | None = None, **query: str) -> str:
+        """The canonical route of this screen (for `item`, with `query`)."""
+        if self.takes_item != (item is not None):
+            raise ValueError(f"{self.template} {'needs' if self.takes_item else 'takes no'} id")
+        segments = [quote(item, safe="") if s == ITEM and item else s for s in self.segments]
+        path = "/" + "/".join(segments)
+        values = {key: query[key] for key in self.query_keys if query.get(key)}
+        return f"{path}?{urlencode(values, quote_via=quote)}" if values else path
+
+    def match(self, segments: list[str]) -> tuple[bool, str | None]:
+        """Whether `segments` are this pattern's, and the item they carry."""
+        mine = self.segments
+        if len(segments) != len(mine):
+            return False, None
+        item = None
+        for wanted, given in zip(mine, segments, strict=True):
+            if wanted == ITEM:
+                item = given
+            elif wanted != given:
+                return False, None
+        return True, item
 
 
-def category(category_id: str) -> str:
-    return f"{CATEGORIES}/{category_id}"
-
-
-def infraction(infraction_id: str) -> str:
-    return f"/infractions/{infraction_id}"
-
-
-def principle(principle_id: str) -> str:
-    return f"/principles/{principle_id}"
-
-
-def search(query: str = "") -> str:
-    return f"{SEARCH}?q={quote(query)}" if query else SEARCH
+TIERS = Pattern("/tiers")
+TIER = Pattern("/tiers/{id}")
+PRINCIPLE = Pattern("/principles/{id}")
+CATEGORIES = Pattern("/categories")
+CATEGORY = Pattern("/categories/{id}")
+INFRACTION = Pattern("/infractions/{id}")
+SEARCH = Pattern("/search", query_keys=("q",))
+SAVED = Pattern("/saved")
+SETTINGS = Pattern("/settings")
+ABOUT = Pattern("/about")
+HOME = TIERS  # what "/" shows
 
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """A parsed route: which screen, which item, and the search query if any."""
+    """A parsed route: which screen (its pattern; None when no screen has this address), which
+    item, the query values the screen reads, as asked for (`raw`) and in its one spelling
+    (`path`, what the history keeps)."""
 
-    screen: str  # tiers, tier, categories, category, infraction, principle, search, saved, …
+    pattern: Pattern | None
     item: str | None = None
-    query: str = ""
-    raw: str = "/"  # as asked for; `path` is the one spelling of the same screen
-    path: str = HOME
+    query: tuple[tuple[str, str], ...] = ()
+    raw: str = "/"
+    path: str = "/"
 
-    @property
-    def tab(self) -> int | None:
-        """The navigation destination this screen belongs to, if it is one of them."""
-        return TAB_OF_SCREEN.get(self.screen)
+    def value(self, key: str) -> str:
+        return dict(self.query).get(key, "")
 
 
-CATEGORIES_TAB = TAB_ROOTS.index(CATEGORIES)  # where a deep-linked infraction belongs
-
-TAB_OF_SCREEN = {
-    "tiers": 0,
-    "tier": 0,
-    "principle": 0,
-    "categories": 1,
-    "category": 1,
-    "search": 2,
-    "saved": 3,
-    "settings": 4,
-    "about": 4,
-}
-
-_SCREEN_OF_SEGMENT = {
-    "": "tiers",
-    "tiers": "tiers",
-    "categories": "categories",
-    "search": "search",
-    "saved": "saved",
-    "settings": "settings",
-    "about": "about",
-}
-_ITEM_SCREENS = {
-    "tiers": "tier",
-    "categories": "category",
-    "infractions": "infraction",
-    "principles": "principle",
-}
-
-
-def parse(route: str | None) -> Route:
-    """Any string → a Route; what the app does not know becomes the `not-found` screen."""
-    raw = route or "/"
+def parse(raw: str | None, patterns: Iterable[Pattern]) -> Route:
+    """Any string → a Route; what no pattern matches has no pattern (the not-found screen)."""
+    raw = raw or "/"
     parts = urlsplit(raw)
-    segments = [s for s in parts.path.split("/") if s]
-    query = parse_qs(parts.query).get("q", [""])[0]
-    if len(segments) <= 1:
-        screen = _SCREEN_OF_SEGMENT.get(segments[0] if segments else "")
-        if screen == "search":
-            return Route(screen, query=query, raw=raw, path=search(query))
-        if screen:
-            return Route(screen, raw=raw, path=f"/{screen}")
-    elif len(segments) == 2 and segments[0] in _ITEM_SCREENS:
-        path = "/" + "/".join(segments)
-        return Route(_ITEM_SCREENS[segments[0]], item=segments[1], raw=raw, path=path)
-    return Route("not-found", raw=raw, path=raw)
+    segments = [unquote(s) for s in parts.path.split("/") if s]
+    if not segments:
+        return _route(HOME, None, {}, raw)
+    values = {key: found[0] for key, found in parse_qs(parts.query).items() if found}
+    for pattern in patterns:
+        matched, item = pattern.match(segments)
+        if matched:
+            return _route(pattern, item, values, raw)
+    return Route(None, raw=raw, path=parts.path)
 
 
-# The screens of the navigation destinations' roots (they start a new history).
-ROOT_SCREENS = frozenset(parse(root).screen for root in TAB_ROOTS)
+def _route(pattern: Pattern, item: str | None, values: dict[str, str], raw: str) -> Route:
+    query = tuple((key, values[key]) for key in pattern.query_keys if values.get(key))
+    return Route(pattern, item, query, raw, pattern.link(item, **dict(query)))
+
+
+@dataclass(slots=True)
+class History:
+    """The routes the back button walks through, oldest first; never empty once started."""
+
+    stack: list[Route] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.stack)
+
+    def go(self, route: Route, is_root: bool, parents: list[Route]) -> None:
+        """Shows `route`: back to it when it is already open (so back never loops), a fresh
+        history at a destination's root, else on top; a first route sits on its `parents`."""
+        paths = [r.path for r in self.stack]
+        if route.path in paths:
+            del self.stack[paths.index(route.path) + 1 :]
+            self.stack[-1] = route
+        elif is_root:
+            self.stack = [route]
+        else:
+            if not self.stack:
+                self.stack = list(parents)
+            self.stack.append(route)
+
+    def back(self) -> Route | None:
+        """Drops the top route; the one now shown, or None at the root."""
+        if len(self.stack) < 2:
+            return None
+        self.stack.pop()
+        return self.stack[-1]

@@ -12,10 +12,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from regulation.model import DISPLAY_LANGUAGES, DisplayLanguage
+
 from .theme import TEXT_SCALES, THEME_MODES
 
-LANGUAGES = ("ja", "en", "both")
-DEFAULT_LANGUAGE = "ja"
+DEFAULT_LANGUAGE: DisplayLanguage = "ja"
 MAX_RECENT = 20
 MAX_BOOKMARKS = 100
 
@@ -30,7 +31,7 @@ KEYS = (KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE, KEY_BOOKMARKS, KEY_RECENT)
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    language: str = DEFAULT_LANGUAGE  # "ja" | "en" | "both"
+    language: DisplayLanguage = DEFAULT_LANGUAGE
     theme: str = "system"  # "system" | "light" | "dark"
     text_scale: float = 1.0
 
@@ -71,7 +72,7 @@ def state_from_stored(stored: dict[str, Any], is_known_id: Callable[[str], bool]
     theme = stored.get(KEY_THEME)
     scale = _as_float(stored.get(KEY_TEXT_SCALE))
     settings = Settings(
-        language=language if language in LANGUAGES else DEFAULT_LANGUAGE,
+        language=_one_of(language, DISPLAY_LANGUAGES, DEFAULT_LANGUAGE),
         theme=theme if theme in THEME_MODES else "system",
         text_scale=scale if scale in TEXT_SCALES else 1.0,
     )
@@ -79,7 +80,7 @@ def state_from_stored(stored: dict[str, Any], is_known_id: Callable[[str], bool]
         settings=settings,
         bookmarks=_id_list(stored.get(KEY_BOOKMARKS), is_known_id, MAX_BOOKMARKS),
         recent=_id_list(stored.get(KEY_RECENT), is_known_id, MAX_RECENT),
-        language_chosen=language in LANGUAGES,
+        language_chosen=language in DISPLAY_LANGUAGES,
     )
 
 
@@ -92,6 +93,15 @@ def stored_values(state: AppState) -> dict[str, str]:
         KEY_BOOKMARKS: json.dumps(state.bookmarks),
         KEY_RECENT: json.dumps(state.recent),
     }
+
+
+def _one_of(
+    value: Any, choices: tuple[DisplayLanguage, ...], default: DisplayLanguage
+) -> DisplayLanguage:
+    for choice in choices:
+        if value == choice:
+            return choice
+    return default
 
 
 def _as_float(value: Any) -> float | None:

@@ -1,7 +1,7 @@
 """Every UI string, defined once. The Japanese is the message id; the English comes from the
 gettext catalog (`pybabel extract` finds these through the N_ marker).
 
-Use `Strings.get(message, lang)` (views/context.py) to show one; never write UI text inline.
+Show one with `ctx.ui(message)` (views/context.py), never write UI text inline.
 """
 
 from __future__ import annotations

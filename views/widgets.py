@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import flet as ft
 
@@ -16,21 +16,14 @@ from .theme import TIER_COLORS
 Spans = Sequence[tuple[int, int]]
 
 
-def both_or_one(ctx: Context, text: Text) -> str:
-    """One line: "ja / en" in "both" mode, else the chosen language."""
-    if ctx.lang == "both" and text.ja != text.en:
-        return f"{text.ja} / {text.en}"
-    return ctx.pick(text)
-
-
 def penalty_label(ctx: Context) -> str:
     """罰則： / Penalty: — the source's own label, from the data."""
-    return both_or_one(ctx, ctx.regulation.document.penalty_label)
+    return ctx.shown(ctx.regulation.document.penalty_label)
 
 
 def tier_label(ctx: Context, tier: Tier) -> str:
     """Letter and name: what a chip says, and what a screen reader reads."""
-    return f"{tier.letter} {both_or_one(ctx, tier.title)}"
+    return f"{tier.letter} {ctx.shown(tier.title)}"
 
 
 def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Control:
@@ -48,7 +41,7 @@ def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Contro
             content=label,
             style=ft.ButtonStyle(bgcolor=colors.background, color=colors.foreground),
             tooltip=f"{penalty_label(ctx)}{tier_label(ctx, tier)}",
-            on_click=lambda _: ctx.actions.navigate(routes.tier(tier.id)),
+            on_click=lambda _: ctx.actions.navigate(routes.TIER.link(tier.id)),
         )
     return ft.Container(
         content=label,
@@ -121,7 +114,7 @@ def heading(ctx: Context, message: str, **values: object) -> ft.Text:
 
 def bilingual_heading(ctx: Context, text: Text) -> ft.Text:
     return ft.Text(
-        both_or_one(ctx, text),
+        ctx.shown(text),
         size=ctx.sizes.heading,
         weight=ft.FontWeight.BOLD,
         color=ft.Colors.PRIMARY,
@@ -130,14 +123,17 @@ def bilingual_heading(ctx: Context, text: Text) -> ft.Text:
 
 def entry_route(entry: Entry) -> str:
     if isinstance(entry, Tier):
-        return routes.tier(entry.id)
+        return routes.TIER.link(entry.id)
     if isinstance(entry, Principle):
-        return routes.principle(entry.id)
-    return routes.infraction(entry.id)
+        return routes.PRINCIPLE.link(entry.id)
+    return routes.INFRACTION.link(entry.id)
 
 
 def entry_row(
-    ctx: Context, entry: Entry, spans: dict[str, Spans] | None = None, subtitle: str | None = None
+    ctx: Context,
+    entry: Entry,
+    spans: Mapping[str, Spans] | None = None,
+    subtitle: str | None = None,
 ) -> ft.ListTile:
     """One tappable row: penalty chip (or kind), title with highlights, optional subtitle."""
     spans = spans or {}
@@ -189,10 +185,10 @@ def section_of(ctx: Context, infraction: Infraction) -> str:
     return ctx.pick(section.title) if section else ""
 
 
-def padded(controls: list[ft.Control], spacing: float = 12) -> ft.Column:
-    """A screen's body: a scrolling column."""
+def scrolling_column(controls: Sequence[ft.Control], spacing: float = 12) -> ft.Column:
+    """A screen's body: its controls in a column that scrolls."""
     return ft.Column(
-        controls,
+        list(controls),
         spacing=spacing,
         scroll=ft.ScrollMode.AUTO,
         expand=True,

@@ -1,1 +1,168 @@
-"""One module per screen. Each builder takes the Context and returns a Screen."""
+"""The screen table: one record per navigation destination and one per screen.
+
+Everything else is derived from these two tables: the bottom bar and the rail, which tab a
+screen lights, which routes start a new history, what a deep link goes back to, which screens
+can stand beside an entry on wide windows. Adding a screen is a route pattern in
+views/routes.py, a module here, and one `ScreenSpec` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import flet as ft
+
+from regulation.model import Regulation
+
+from .. import routes
+from .. import strings as S
+from ..context import Context, Screen
+from ..routes import Pattern, Route
+from .categories import categories_screen, category_screen
+from .infraction import infraction_screen
+from .saved import saved_screen
+from .search import search_screen
+from .settings import about_screen, settings_screen
+from .tiers import principle_screen, tier_screen, tiers_screen
+
+# Builds a route's screen; None when the route names an item that does not exist.
+Builder = Callable[[Context, Route], Screen | None]
+# The routes a deep link sits on, so that back leads somewhere (default: its destination's root).
+Parents = Callable[[Context, Route], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """An entry of the bottom bar (phones) and the rail (wide windows)."""
+
+    root: Pattern
+    icon: ft.IconData
+    selected_icon: ft.IconData
+    label: str  # message id (views/strings.py)
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenSpec:
+    """One screen: its address, the destination it lights (None: stays where the judge came
+    from, like an infraction opened from a tier, a search or a bookmark), how to build it."""
+
+    pattern: Pattern
+    destination: Destination | None
+    build: Builder
+    lists: bool = False  # a list of entries: stands beside the open entry on wide windows
+    parents: Parents | None = None
+
+
+T = TypeVar("T")
+
+
+def _item(find: Callable[[Regulation, str], T | None], build: Callable[[Context, T], Screen]):
+    """A builder for a route naming an entry: not found when the id is unknown."""
+
+    def build_screen(ctx: Context, route: Route) -> Screen | None:
+        found = find(ctx.regulation, route.item or "")
+        return None if found is None else build(ctx, found)
+
+    return build_screen
+
+
+def _infraction_parents(ctx: Context, route: Route) -> list[str]:
+    """A deep-linked infraction sits under its category."""
+    infraction = ctx.regulation.infraction(route.item or "")
+    section = ctx.regulation.section(infraction.section_id) if infraction else None
+    if section is None:
+        return [routes.CATEGORIES.link()]
+    return [routes.CATEGORIES.link(), routes.CATEGORY.link(section.category_id)]
+
+
+TIERS = Destination(routes.TIERS, ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV_TIERS)
+CATEGORIES = Destination(
+    routes.CATEGORIES, ft.Icons.CATEGORY_OUTLINED, ft.Icons.CATEGORY, S.NAV_CATEGORIES
+)
+SEARCH = Destination(routes.SEARCH, ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH)
+SAVED = Destination(routes.SAVED, ft.Icons.BOOKMARKS_OUTLINED, ft.Icons.BOOKMARKS, S.NAV_SAVED)
+SETTINGS = Destination(
+    routes.SETTINGS, ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, S.NAV_SETTINGS
+)
+
+# In the order of the bar and the rail.
+DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, SEARCH, SAVED, SETTINGS)
+
+SCREENS: tuple[ScreenSpec, ...] = (
+    ScreenSpec(routes.TIERS, TIERS, lambda ctx, _: tiers_screen(ctx), lists=True),
+    ScreenSpec(routes.TIER, TIERS, _item(Regulation.tier, tier_screen), lists=True),
+    ScreenSpec(routes.PRINCIPLE, TIERS, _item(Regulation.principle, principle_screen)),
+    ScreenSpec(routes.CATEGORIES, CATEGORIES, lambda ctx, _: categories_screen(ctx), lists=True),
+    ScreenSpec(
+        routes.CATEGORY, CATEGORIES, _item(Regulation.category, category_screen), lists=True
+    ),
+    ScreenSpec(
+        routes.INFRACTION,
+        None,
+        _item(Regulation.infraction, infraction_screen),
+        parents=_infraction_parents,
+    ),
+    ScreenSpec(
+        routes.SEARCH,
+        SEARCH,
+        lambda ctx, _: search_screen(ctx, ctx.state.search_query),
+        lists=True,
+    ),
+    ScreenSpec(routes.SAVED, SAVED, lambda ctx, _: saved_screen(ctx), lists=True),
+    ScreenSpec(routes.SETTINGS, SETTINGS, lambda ctx, _: settings_screen(ctx)),
+    ScreenSpec(routes.ABOUT, SETTINGS, lambda ctx, _: about_screen(ctx)),
+)
+
+
+class ScreenTable:
+    """Look-ups derived from the two tables (built once; tests build their own)."""
+
+    def __init__(
+        self, destinations: tuple[Destination, ...], screens: tuple[ScreenSpec, ...]
+    ) -> None:
+        self.destinations = destinations
+        self.screens = screens
+        self.patterns = tuple(spec.pattern for spec in screens)
+        self._by_pattern = {spec.pattern: spec for spec in screens}
+        self.roots = frozenset(d.root for d in destinations)
+        missing = [d.root.template for d in destinations if d.root not in self._by_pattern]
+        if missing:
+            raise ValueError(f"destinations without a screen: {missing}")
+
+    def parse(self, raw: str | None) -> Route:
+        return routes.parse(raw, self.patterns)
+
+    def spec(self, route: Route) -> ScreenSpec | None:
+        return self._by_pattern.get(route.pattern) if route.pattern else None
+
+    def tab(self, route: Route) -> int | None:
+        """The destination a route lights, if it has its own."""
+        spec = self.spec(route)
+        if spec is None or spec.destination is None:
+            return None
+        return self.destinations.index(spec.destination)
+
+    def is_root(self, route: Route) -> bool:
+        return route.pattern in self.roots
+
+    def lists(self, route: Route) -> bool:
+        spec = self.spec(route)
+        return spec is not None and spec.lists
+
+    def parents(self, ctx: Context, route: Route, tab: int) -> list[Route]:
+        """What a deep link goes back to: its own parents, else its destination's root (or
+        the current destination's, for a screen without one)."""
+        spec = self.spec(route)
+        if spec is not None and spec.parents is not None:
+            return [self.parse(path) for path in spec.parents(ctx, route)]
+        own = self.tab(route)
+        return [self.parse(self.destinations[tab if own is None else own].root.link())]
+
+    def build(self, ctx: Context, route: Route) -> Screen | None:
+        spec = self.spec(route)
+        return spec.build(ctx, route) if spec else None
+
+
+SCREEN_TABLE = ScreenTable(DESTINATIONS, SCREENS)

@@ -9,7 +9,7 @@ from regulation.model import Category
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import bilingual_heading, both_or_one, entry_row, heading, padded
+from ..widgets import bilingual_heading, entry_row, heading, scrolling_column
 
 CATEGORY_ICONS = {
     "deck": ft.Icons.STYLE,
@@ -33,7 +33,7 @@ def category_card(ctx: Context, category: Category) -> ft.Control:
                         [
                             ft.Icon(CATEGORY_ICONS.get(category.id, ft.Icons.FOLDER)),
                             ft.Text(
-                                both_or_one(ctx, category.label),
+                                ctx.shown(category.label),
                                 size=ctx.sizes.title,
                                 weight=ft.FontWeight.BOLD,
                                 expand=True,
@@ -46,17 +46,17 @@ def category_card(ctx: Context, category: Category) -> ft.Control:
                 spacing=4,
             ),
             padding=16,
-            on_click=lambda _: ctx.actions.navigate(routes.category(category.id)),
-            tooltip=both_or_one(ctx, category.label),
+            on_click=lambda _: ctx.actions.navigate(routes.CATEGORY.link(category.id)),
+            tooltip=ctx.shown(category.label),
         ),
         margin=0,
     )
 
 
 def categories_screen(ctx: Context) -> Screen:
-    controls = [heading(ctx, S.CATEGORIES_TITLE)]
+    controls: list[ft.Control] = [heading(ctx, S.CATEGORIES_TITLE)]
     controls += [category_card(ctx, c) for c in ctx.regulation.categories]
-    return Screen(title=ctx.ui(S.CATEGORIES_TITLE), body=padded(controls))
+    return Screen(title=ctx.ui(S.CATEGORIES_TITLE), body=scrolling_column(controls))
 
 
 def category_screen(ctx: Context, category: Category) -> Screen:
@@ -65,4 +65,4 @@ def category_screen(ctx: Context, category: Category) -> Screen:
         controls.append(bilingual_heading(ctx, section.title))
         controls += [entry_row(ctx, i) for i in ctx.regulation.infractions_in_section(section.id)]
         controls.append(ft.Divider())
-    return Screen(title=both_or_one(ctx, category.label), body=padded(controls, spacing=4))
+    return Screen(title=ctx.shown(category.label), body=scrolling_column(controls, spacing=4))

@@ -9,7 +9,7 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import bilingual, both_or_one, heading, padded, penalty_chip, penalty_label
+from ..widgets import bilingual, heading, penalty_chip, penalty_label, scrolling_column
 
 # The principles a judge weighs on every call (product brief): discretion and repeats.
 ALWAYS_APPLYING_PRINCIPLES = ("judge-discretion", "repeat-offense")
@@ -21,9 +21,9 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
     assert section is not None  # the loader checked every section id
     category = regulation.category_of(section)
     location = ft.TextButton(
-        f"{both_or_one(ctx, category.label)} » {both_or_one(ctx, section.title)}",
+        f"{ctx.shown(category.label)} » {ctx.shown(section.title)}",
         icon=ft.Icons.FOLDER_OPEN,
-        on_click=lambda _: ctx.actions.navigate(routes.category(category.id)),
+        on_click=lambda _: ctx.actions.navigate(routes.CATEGORY.link(category.id)),
         tooltip=ctx.ui(S.LOCATION),
     )
     controls: list[ft.Control] = [
@@ -57,11 +57,12 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
         if principle:
             controls.append(bilingual(ctx, principle.text, size=ctx.sizes.small))
     return Screen(
-        title=ctx.pick(infraction.title), body=padded(controls), bookmark_id=infraction.id
+        title=ctx.pick(infraction.title), body=scrolling_column(controls), bookmark_id=infraction.id
     )
 
 
 def _aliases(ctx: Context, infraction: Infraction) -> str:
-    """The names judges from other programmes use ("also known as"), in the shown language."""
-    names = infraction.aliases.ja if ctx.lang == "ja" else infraction.aliases.en
-    return ", ".join(names[:6])
+    """The names judges from other programmes use ("also known as"), in the shown language(s)."""
+    aliases = infraction.aliases
+    lists = {"ja": [aliases.ja], "en": [aliases.en], "both": [aliases.ja, aliases.en]}
+    return " / ".join(", ".join(names[:6]) for names in lists[ctx.lang] if names)

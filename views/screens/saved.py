@@ -6,7 +6,7 @@ import flet as ft
 
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import entry_row, heading, padded
+from ..widgets import entry_row, heading, scrolling_column
 
 
 def saved_screen(ctx: Context) -> Screen:
@@ -34,4 +34,4 @@ def saved_screen(ctx: Context) -> Screen:
     controls += [entry_row(ctx, e) for e in recent] or [
         ft.Text(ctx.ui(S.NO_RECENT), size=ctx.sizes.body)
     ]
-    return Screen(title=ctx.ui(S.SAVED_TITLE), body=padded(controls, spacing=4))
+    return Screen(title=ctx.ui(S.SAVED_TITLE), body=scrolling_column(controls, spacing=4))

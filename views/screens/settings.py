@@ -13,7 +13,7 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..theme import TEXT_SCALES
-from ..widgets import both_or_one, heading, icon_button, padded
+from ..widgets import heading, icon_button, scrolling_column
 
 FONT_LICENCE_FILE = (
     Path(__file__).resolve().parents[2] / "assets" / "fonts" / "IPA_Font_License_Agreement_v1.0.txt"
@@ -88,10 +88,10 @@ def settings_screen(ctx: Context) -> Screen:
         ft.ListTile(
             leading=ft.Icon(ft.Icons.INFO_OUTLINE),
             title=ft.Text(ctx.ui(S.ABOUT_TITLE), size=ctx.sizes.body),
-            on_click=lambda _: ctx.actions.navigate(routes.ABOUT),
+            on_click=lambda _: ctx.actions.navigate(routes.ABOUT.link()),
         ),
     ]
-    return Screen(title=ctx.ui(S.SETTINGS_TITLE), body=padded(controls, spacing=8))
+    return Screen(title=ctx.ui(S.SETTINGS_TITLE), body=scrolling_column(controls, spacing=8))
 
 
 def about_screen(ctx: Context) -> Screen:
@@ -108,7 +108,7 @@ def about_screen(ctx: Context) -> Screen:
 
     controls = [
         ft.Text(ctx.ui(S.APP_TITLE), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
-        fact(S.REGULATION, both_or_one(ctx, document.label)),
+        fact(S.REGULATION, ctx.shown(document.label)),
         fact(S.REGULATION_VERSION, document.version),
         fact(S.APP_VERSION, APP_VERSION),
         fact(S.DATA_CHECKSUM, document.source_sha256[:16]),
@@ -121,7 +121,7 @@ def about_screen(ctx: Context) -> Screen:
             controls=[ft.Text(font_licence(), size=ctx.sizes.small)],
         ),
     ]
-    return Screen(title=ctx.ui(S.ABOUT_TITLE), body=padded(controls))
+    return Screen(title=ctx.ui(S.ABOUT_TITLE), body=scrolling_column(controls))
 
 
 def not_found_screen(ctx: Context, route: str) -> Screen:
@@ -132,7 +132,7 @@ def not_found_screen(ctx: Context, route: str) -> Screen:
         ft.FilledButton(
             ctx.ui(S.GO_HOME),
             icon=ft.Icons.HOME,
-            on_click=lambda _: ctx.actions.navigate(routes.HOME),
+            on_click=lambda _: ctx.actions.navigate(routes.HOME.link()),
         ),
     ]
-    return Screen(title=ctx.ui(S.NOT_FOUND_TITLE), body=padded(controls))
+    return Screen(title=ctx.ui(S.NOT_FOUND_TITLE), body=scrolling_column(controls))

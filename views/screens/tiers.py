@@ -13,10 +13,9 @@ from ..theme import TIER_COLORS
 from ..widgets import (
     bilingual,
     bilingual_heading,
-    both_or_one,
     entry_row,
     heading,
-    padded,
+    scrolling_column,
     section_of,
     tier_label,
 )
@@ -50,7 +49,7 @@ def tier_card(ctx: Context, tier: Tier) -> ft.Control:
             border=ft.Border.all(4, ft.Colors.PRIMARY)
             if tier.id == ctx.state.selected_id
             else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            on_click=lambda _: ctx.actions.navigate(routes.tier(tier.id)),
+            on_click=lambda _: ctx.actions.navigate(routes.TIER.link(tier.id)),
             tooltip=f"{tier_label(ctx, tier)} ({ctx.ui(S.INFRACTION_COUNT, count=count)})",
         ),
         margin=0,
@@ -67,7 +66,7 @@ def tiers_screen(ctx: Context) -> Screen:
     controls.append(ft.Container(height=8))
     controls.append(bilingual_heading(ctx, ctx.regulation.principles_heading))
     controls += principle_rows(ctx)
-    return Screen(title=ctx.ui(S.APP_TITLE), body=padded(controls))
+    return Screen(title=ctx.ui(S.APP_TITLE), body=scrolling_column(controls))
 
 
 def tier_screen(ctx: Context, tier: Tier) -> Screen:
@@ -82,7 +81,7 @@ def tier_screen(ctx: Context, tier: Tier) -> Screen:
                     color=colors.foreground,
                 ),
                 ft.Text(
-                    both_or_one(ctx, tier.title),
+                    ctx.shown(tier.title),
                     size=ctx.sizes.title,
                     weight=ft.FontWeight.BOLD,
                     color=colors.foreground,
@@ -102,11 +101,11 @@ def tier_screen(ctx: Context, tier: Tier) -> Screen:
         for point in tier.points
     ]
     infractions = ctx.regulation.infractions_with_penalty(tier.id)
-    rows = [entry_row(ctx, i, subtitle=section_of(ctx, i)) for i in infractions]
+    rows: list[ft.Control] = [entry_row(ctx, i, subtitle=section_of(ctx, i)) for i in infractions]
     if not rows:
         rows = [ft.Text(ctx.ui(S.NO_INFRACTIONS_WITH_TIER), size=ctx.sizes.body)]
     controls = [banner, *points, heading(ctx, S.INFRACTIONS_WITH_TIER), *rows]
-    return Screen(title=tier_label(ctx, tier), body=padded(controls), bookmark_id=tier.id)
+    return Screen(title=tier_label(ctx, tier), body=scrolling_column(controls), bookmark_id=tier.id)
 
 
 def principle_screen(ctx: Context, principle: Principle) -> Screen:
@@ -115,4 +114,6 @@ def principle_screen(ctx: Context, principle: Principle) -> Screen:
         bilingual(ctx, principle.label, size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
         bilingual(ctx, principle.text),
     ]
-    return Screen(title=ctx.pick(principle.label), body=padded(controls), bookmark_id=principle.id)
+    return Screen(
+        title=ctx.pick(principle.label), body=scrolling_column(controls), bookmark_id=principle.id
+    )
