@@ -6,12 +6,24 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line on stderr, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line on stderr, no usage dump
         sys.stderr.write(f"{self.prog}: {message}\n")
         raise SystemExit(2)
+
+
+def positive_int(value: str) -> int:
+    """An argument type: a whole number of 1 or more."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -26,7 +38,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     list_parser.add_argument("--json", action="store_true")
     search_parser = commands.add_parser("search", help="ranked search, both languages")
     search_parser.add_argument("query")
-    search_parser.add_argument("--limit", type=int, default=10)
+    search_parser.add_argument("--limit", type=positive_int, default=10)
     search_parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 

@@ -74,9 +74,6 @@ def search_command(
 ) -> int:
     from .search import SearchIndex
 
-    if limit < 1:
-        sys.stderr.write("error: --limit must be 1 or more\n")
-        return 2
     hits = SearchIndex.build(regulation).search(query, limit=limit)
     if as_json:
         results = [{**entry_json(regulation, h.entry), "score": round(h.score, 3)} for h in hits]

@@ -76,7 +76,8 @@ def is_loopback(url: str) -> bool:
 
 
 # Flet 1.0.5's web client asks for the Rive runtime from a CDN whatever the app does; the
-# request fails harmlessly offline (docs/flet-1.0.md, "Offline"). Nothing else may leave.
+# request fails harmlessly offline (seen here; the team's notes on Flet 1.0.5 say so too).
+# Nothing else may leave.
 KNOWN_EXTERNAL = (re.compile(r"^https://cdn\.jsdelivr\.net/npm/@rive-app/.+/rive_native\.js$"),)
 
 
