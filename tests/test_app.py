@@ -348,3 +348,21 @@ def test_views_below_the_top_follow_a_language_switch(apps, regulation: Regulati
         assert not any(JAPANESE.search(t) for t in app.texts(view) if t != "日本語"), view.route
     assert app.back()
     assert app.has_text(regulation.infraction("misunderstood-rule").title.en)
+
+
+def test_window_title_follows_the_language(apps) -> None:
+    app = apps()
+    assert app.page.title == "罰則ガイド"
+    app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
+    assert app.page.title == "OCG Penalty Guide"
+    app.route(routes.SETTINGS.link())
+    app.select(app.find_all(ft.RadioGroup)[0], "both")
+    assert app.page.title == "罰則ガイド / OCG Penalty Guide"
+
+
+def test_both_languages_show_the_aliases_of_both(apps, regulation: Regulation) -> None:
+    infraction = regulation.infraction("bribery")
+    app = apps(prefs={"language": "both"})
+    app.route(routes.INFRACTION.link("bribery"))
+    texts = " ".join(app.texts())
+    assert infraction.aliases.ja[0] in texts and infraction.aliases.en[0] in texts
