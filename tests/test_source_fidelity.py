@@ -39,12 +39,15 @@ def rebuilt_lines(regulation: Regulation) -> list[str]:
             if section.heading_in_source:
                 lines.append(f"{section.letter}:{section.title.ja}")
         lines.append(infraction.title.ja)
-        # The first remedy or example paragraph shares the penalty line; notes stand alone.
-        inline = [p.ja for p in (*infraction.remedy, *infraction.examples)]
+        # The first paragraph shares the penalty line, except a ※ note: the source always
+        # sets those apart.
+        paragraphs = [p.ja for p in infraction.paragraphs()]
         penalty_line = regulation.penalty_line(infraction, "ja")
-        lines.append(f"{penalty_line} {inline[0]}" if inline else penalty_line)
-        lines.extend(inline[1:])
-        lines.extend(note.ja for note in infraction.notes)
+        if paragraphs and not paragraphs[0].startswith("※"):
+            lines.append(f"{penalty_line} {paragraphs.pop(0)}")
+        else:
+            lines.append(penalty_line)
+        lines.extend(paragraphs)
     return lines
 
 

@@ -37,14 +37,16 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
             wrap=True,
         ),
     ]
+    # Each heading says what the paragraphs under it are (assets/rules_ja.yaml sorts them);
+    # the source's examples need none: they begin with their own 一例.
     for message, paragraphs in (
         (S.REMEDY, infraction.remedy),
-        (S.EXAMPLES, infraction.examples),
+        (None, infraction.examples),
         (S.NOTES, infraction.notes),
     ):
-        if paragraphs:
+        if paragraphs and message:
             controls.append(heading(ctx, message))
-            controls += [bilingual(ctx, p) for p in paragraphs]
+        controls += [bilingual(ctx, p) for p in paragraphs]
     aliases = _aliases(ctx, infraction)
     if aliases:
         controls.append(
