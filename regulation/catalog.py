@@ -16,6 +16,7 @@ from .model import Text
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
+CONTEXT_SEPARATOR = "\x04"  # gettext's key for a message with a context: context + EOT + id
 
 
 class MissingTranslation(LookupError):
@@ -35,11 +36,13 @@ class Catalog:
         """The English for `japanese`, or None when the catalog has none."""
         return self._messages.get(japanese) or None
 
-    def text(self, japanese: str) -> Text:
-        """`japanese` in both languages. An untranslated string shows its Japanese in English
-        mode rather than stopping the app at a venue; tests/test_catalogs.py keeps the shipped
-        catalog complete."""
-        return Text(ja=japanese, en=self.lookup(japanese) or japanese)
+    def text(self, message: str) -> Text:
+        """A message in both languages. The message is its Japanese, or gettext's key for a
+        message with a context ("context\\x04Japanese"). An untranslated string shows its
+        Japanese in English mode rather than stopping the app at a venue;
+        tests/test_catalogs.py keeps the shipped catalog complete."""
+        japanese = message.rpartition(CONTEXT_SEPARATOR)[2]
+        return Text(ja=japanese, en=self.lookup(message) or japanese)
 
     def english(self, japanese: str) -> str:
         """The English for `japanese`; raises MissingTranslation when there is none."""

@@ -366,3 +366,39 @@ def test_both_languages_show_the_aliases_of_both(apps, regulation: Regulation) -
     app.route(routes.INFRACTION.link("bribery"))
     texts = " ".join(app.texts())
     assert infraction.aliases.ja[0] in texts and infraction.aliases.en[0] in texts
+
+
+def test_headings_say_what_the_paragraphs_under_them_are(apps, regulation: Regulation) -> None:
+    assistance = regulation.infraction("outside-assistance")
+    app = apps(route=routes.INFRACTION.link("outside-assistance"))
+    texts = app.texts()
+    assert "処置" not in texts  # nothing here is done to the game or the deck
+    assert texts.index("注記") < texts.index(assistance.notes[0].ja)
+    drew = regulation.infraction("drew-extra-cards")
+    app.route(routes.INFRACTION.link("drew-extra-cards"))
+    texts = app.texts()
+    assert texts.index("処置") < texts.index(drew.remedy[0].ja) and "注記" not in texts
+    app.route(routes.INFRACTION.link("intentional-slow-play"))
+    texts = app.texts()
+    # The source's examples begin with their own 一例：; no heading repeats it.
+    assert regulation.infraction("intentional-slow-play").examples[0].ja in texts
+    assert not {"例", "処置"} & set(texts)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP])
+def test_text_size_reaches_the_navigation_labels_and_the_language_button(apps, size) -> None:
+    app = apps(route=routes.SETTINGS.link(), **size)
+
+    def sizes() -> tuple[float, float, float]:
+        theme = app.page.theme
+        button = app.find(ft.TextButton, tooltip="言語を切り替え")
+        return (
+            theme.navigation_bar_theme.label_text_style.size,
+            theme.navigation_rail_theme.unselected_label_text_style.size,
+            button.content.size,
+        )
+
+    before = sizes()
+    app.click(app.find(ft.IconButton, tooltip="文字を大きく"))
+    after = sizes()
+    assert all(a > b for a, b in zip(after, before, strict=True)), (before, after)

@@ -68,7 +68,7 @@ def test_compiled_catalog_matches_its_source(po_catalog) -> None:
     with MO_PATH.open("rb") as fp:
         committed = read_mo(fp)
     compiled = read_mo(fresh)
-    as_dict = lambda c: {m.id: m.string for m in c if m.id}  # noqa: E731
+    as_dict = lambda c: {(m.context, m.id): m.string for m in c if m.id}  # noqa: E731
     assert as_dict(committed) == as_dict(compiled), "run: pybabel compile -d locales"
 
 
@@ -77,12 +77,12 @@ def test_catalog_holds_every_extracted_string(po_catalog) -> None:
     with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
         method_map, options_map = parse_mapping_cfg(fp)
     extracted = {
-        message
-        for _file, _line, message, _comments, _context in extract_from_dir(
+        (context, message)
+        for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT), method_map, options_map
         )
     }
-    in_catalog = {m.id for m in messages(po_catalog)}
+    in_catalog = {(m.context, m.id) for m in messages(po_catalog)}
     missing = sorted(str(m) for m in extracted - in_catalog)
     assert not missing, f"run pybabel extract + update; not in the catalog: {missing}"
 
@@ -93,3 +93,13 @@ def test_regulation_strings_come_out_in_english(regulation: Regulation) -> None:
     for text in texts:
         assert text.en == catalog.english(text.ja)
         assert not JAPANESE.search(text.en), text
+
+
+def test_one_japanese_word_with_two_meanings_gets_two_translations() -> None:
+    """分類 is both the Categories tab and an infraction's category (pgettext contexts)."""
+    from views import strings as S
+
+    catalog = load_catalog()
+    navigation, location = catalog.text(S.NAV_CATEGORIES), catalog.text(S.LOCATION)
+    assert navigation.ja == location.ja == "分類"
+    assert (navigation.en, location.en) == ("Categories", "Category")

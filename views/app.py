@@ -85,7 +85,7 @@ class Shell:
         self.state.wide = (self.page.width or 0) >= WIDE_BREAKPOINT
         self.context = self._context()
         page = self.page
-        apply_theme(page, self.state.settings.theme)
+        apply_theme(page, self.state.settings.theme, self.state.settings.text_scale)
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
@@ -149,7 +149,7 @@ class Shell:
         self.state.change_settings(**changes)
         if "language" in changes:
             self.state.language_chosen = True
-        apply_theme(self.page, self.state.settings.theme)
+        apply_theme(self.page, self.state.settings.theme, self.state.settings.text_scale)
         self._save(KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE)
         self._version += 1
         self.render()

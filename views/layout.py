@@ -87,7 +87,7 @@ def language_button(ctx: Context) -> ft.Control:
     other = "en" if ctx.lang == "ja" else "ja"
     label = ctx.text(S.LANG_EN if other == "en" else S.LANG_JA).pick(other)
     return ft.TextButton(
-        label,
+        content=ft.Text(label, size=ctx.sizes.body),
         icon=ft.Icons.TRANSLATE,
         tooltip=ctx.ui(S.SWITCH_LANGUAGE),
         on_click=lambda _: ctx.actions.change_settings(language=other),

@@ -6,17 +6,27 @@ Show one with `ctx.ui(message)` (views/context.py), never write UI text inline.
 
 from __future__ import annotations
 
+from regulation.catalog import CONTEXT_SEPARATOR
+
 
 def N_(message: str) -> str:
     """Marks a string for extraction without translating it here."""
     return message
 
 
+def pgettext(context: str, message: str) -> str:
+    """Marks a message whose Japanese has more than one meaning (分類: the Categories tab, an
+    infraction's category): `context` tells them apart in the catalog. Like N_, it translates
+    nothing; babel extracts it as a msgctxt, and the id it returns is gettext's own key for a
+    message with a context, which the catalog looks up as it is (regulation/catalog.py)."""
+    return f"{context}{CONTEXT_SEPARATOR}{message}"
+
+
 APP_TITLE = N_("罰則ガイド")
 
 # Navigation destinations (bottom bar / rail)
 NAV_TIERS = N_("罰則")
-NAV_CATEGORIES = N_("分類")
+NAV_CATEGORIES = pgettext("navigation", "分類")
 NAV_SEARCH = N_("検索")
 NAV_SAVED = N_("保存")
 NAV_SETTINGS = N_("設定")
@@ -33,9 +43,8 @@ RECENT = N_("最近見た項目")
 INFRACTIONS_WITH_TIER = N_("この罰則が適用される違反")
 NO_INFRACTIONS_WITH_TIER = N_("この罰則が適用される違反はありません。")
 REMEDY = N_("処置")
-EXAMPLES = N_("例")
 NOTES = N_("注記")
-LOCATION = N_("分類")
+LOCATION = pgettext("infraction location", "分類")
 ALWAYS_APPLIES = N_("常に適用される原則")
 ALSO_KNOWN_AS = N_("別名")
 INFRACTION_COUNT = N_("違反：{count} 件")

@@ -42,6 +42,11 @@ class TypeScale:
         return round(base * self.scale, 1)
 
     @property
+    def label(self) -> float:
+        """Navigation labels (Material's label size)."""
+        return self._px(12)
+
+    @property
     def small(self) -> float:
         return self._px(13)
 
@@ -69,11 +74,25 @@ THEME_MODES = {
 }
 
 
-def apply_theme(page: ft.Page, theme: str) -> None:
+def apply_theme(page: ft.Page, theme: str, text_scale: float = 1.0) -> None:
+    """The theme mode, the bundled font, and the text size where Flutter's own widgets draw
+    text (navigation labels): every Text of ours takes its size from TypeScale."""
     # On the web the font comes with the client's own font manifest (assets/assets/
     # FontManifest.json), loaded before the first frame; elsewhere Flet registers it.
     if not page.web:
         page.fonts = FONT_FILES
-    page.theme = ft.Theme(color_scheme_seed=SEED_COLOR, font_family=FONT_FAMILY)
-    page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOR, font_family=FONT_FAMILY)
+    page.theme = _theme(text_scale)
+    page.dark_theme = _theme(text_scale)
     page.theme_mode = THEME_MODES.get(theme, ft.ThemeMode.SYSTEM)
+
+
+def _theme(text_scale: float) -> ft.Theme:
+    labels = ft.TextStyle(size=TypeScale(text_scale).label)
+    return ft.Theme(
+        color_scheme_seed=SEED_COLOR,
+        font_family=FONT_FAMILY,
+        navigation_bar_theme=ft.NavigationBarTheme(label_text_style=labels),
+        navigation_rail_theme=ft.NavigationRailTheme(
+            selected_label_text_style=labels, unselected_label_text_style=labels
+        ),
+    )
