@@ -353,6 +353,10 @@ class _FakeConnection(Connection):
 # --------------------------------------------------------------------------------------
 
 MethodHandler = Callable[["FakeApp", int, dict[str, Any]], Any]
+# A handler returning this leaves the call unanswered until the test calls
+# `FakeApp.answer_held()`, or for ever: a slow client, or a confused one (a web tab that
+# reconnects to a restarted server never answers).
+HOLD = object()
 
 
 class FakeApp:
@@ -416,6 +420,8 @@ class FakeApp:
         # garbage-collected mid-flight.
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
+        self._connection: _FakeConnection | None = None
+        self.held: list[dict[str, Any]] = []  # invoke-method calls a HOLD handler kept
         self.method_handlers: dict[tuple[str, str], MethodHandler] = dict(_DEFAULT_HANDLERS)
 
     # ---------------------------------------------------------------- lifecycle
@@ -426,6 +432,7 @@ class FakeApp:
         main: Callable[[ft.Page], Any],
         *,
         before_main: Callable[[ft.Page], Any] | None = None,
+        handlers: dict[tuple[str, str], MethodHandler] | None = None,
         **options: Any,
     ) -> FakeApp:
         """Register a fake client and run ``main(page)`` until the app is idle.
@@ -436,9 +443,11 @@ class FakeApp:
         "windows"), ``web`` (False), ``platform_brightness`` ("light"/"dark"),
         ``device_pixel_ratio`` (3.0), ``safe_area`` ((top, right, bottom, left)
         padding), ``always_use_24_hour_format`` (True), ``device_info`` (dict merged
-        into the ``get_device_info`` answer), ``page_name`` ("").
+        into the ``get_device_info`` answer), ``page_name`` (""); ``handlers`` answer
+        invoke-method calls from the start (see :meth:`on_invoke`).
         """
         app = cls(**options)
+        app.method_handlers.update(handlers or {})  # see on_invoke
         try:
             app._run(app._register(main, before_main))
         except BaseException:
@@ -727,6 +736,39 @@ class FakeApp:
 
         self._run(self._act(act))
 
+    def answer_held(self) -> None:
+        """Answers the calls held so far, as the usual handlers would have."""
+        held, self.held = self.held, []
+        self._run(self._act(lambda: [self._answer_invoke(b, _DEFAULT_HANDLERS) for b in held]))
+
+    def reload(self, width: float | None = None, height: float | None = None) -> None:
+        """The browser tab reloads (perhaps at a new size: a window widened, a tablet turned).
+        The web client comes back with its session id; Flet re-attaches the live session
+        with the size the client reports now, without running ``main`` again, and fires
+        ``connect`` (FletApp.__on_message, REGISTER_CLIENT with a known session id)."""
+
+        async def act():
+            session = self.session
+            assert session is not None
+            await session.disconnect(60)
+            self.width = self.width if width is None else width
+            self.height = self.height if height is None else height
+            self._sent_media = self._media()
+            _, body = _client_to_server(
+                MessageAction.REGISTER_CLIENT,
+                {
+                    "session_id": session.id,
+                    "page_name": self.page_name,
+                    "page": self._initial_page(),
+                },
+            )
+            session.apply_page_patch(RegisterClientRequestBody(**body).page)
+            session.attach_connection(self._connection)
+            await session.dispatch_connect_event()
+            await self._settle()
+
+        self._run(act())
+
     def set_locale(self, locale: str | list[str]) -> None:
         """The user changes the device/browser language (``on_locale_change``)."""
         self.locales = [locale] if isinstance(locale, str) else list(locale)
@@ -879,6 +921,7 @@ class FakeApp:
         ip/user agent), fed with the snapshot the Flutter client sends."""
         web_url = "http://127.0.0.1:8550/"
         conn = _FakeConnection(self, web_url if self.web else "flet-harness://app/", self.page_name)
+        self._connection = conn
         _, body = _client_to_server(
             MessageAction.REGISTER_CLIENT,
             {"session_id": None, "page_name": self.page_name, "page": self._initial_page()},
@@ -992,7 +1035,9 @@ class FakeApp:
             for v in value:
                 self._learn_controls(v)
 
-    def _answer_invoke(self, body: dict[str, Any]) -> None:
+    def _answer_invoke(
+        self, body: dict[str, Any], handlers: dict[tuple[str, str], MethodHandler] | None = None
+    ) -> None:
         control_id, name = body["control_id"], body["name"]
         args = body.get("args") or {}
         control_type = self._client_controls.get(control_id)
@@ -1002,11 +1047,14 @@ class FakeApp:
             # Same wording as the Flutter client.
             error = f"Calling {name} method of inexistent control: {control_id}"
         else:
-            handler = self.method_handlers.get((control_type, name))
+            handler = (handlers or self.method_handlers).get((control_type, name))
             try:
                 result = handler(self, control_id, args) if handler else None
             except Exception as e:
                 error = str(e)
+            if result is HOLD:
+                self.held.append(body)
+                return
         self._send(
             MessageAction.INVOKE_METHOD,
             {

@@ -14,12 +14,18 @@ import pytest
 
 from regulation.model import Regulation
 from views import routes
-from views.app import main
+from views.app import CLIENT_TIMEOUT, main
 
 try:
-    from flet_harness import FakeApp
+    from flet_harness import HOLD, FakeApp
 except ImportError:  # tests/ as a package
-    from tests.flet_harness import FakeApp
+    from tests.flet_harness import HOLD, FakeApp
+
+
+def hold(*_args: object) -> object:
+    """An invoke-method handler: the client does not answer (until `answer_held`)."""
+    return HOLD
+
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 PHONE = {"width": 390, "height": 844}
@@ -402,3 +408,34 @@ def test_text_size_reaches_the_navigation_labels_and_the_language_button(apps, s
     app.click(app.find(ft.IconButton, tooltip="文字を大きく"))
     after = sizes()
     assert all(a > b for a, b in zip(after, before, strict=True)), (before, after)
+
+
+def test_a_client_that_never_answers_still_gets_the_app(apps) -> None:
+    """A tab that outlived a server restart never answers the start-up's questions: after a
+    short wait the app starts on the defaults instead of staying blank."""
+    silent = {("SharedPreferences", "get"): hold, ("Page", "get_device_info"): hold}
+    app = apps(locale="en-US", prefs={"language": "en"}, handlers=silent)
+    assert app.texts() == []  # still waiting for the client
+    app.settle(timers_within=CLIENT_TIMEOUT + 1)
+    assert app.has_text("A 注意")  # the defaults: nothing said otherwise in time
+    assert apps(locale="en-US").has_text("A Caution")  # an answering client is followed
+
+
+def test_stored_settings_that_arrive_late_still_apply(apps, regulation: Regulation) -> None:
+    prefs = {"language": "en", "bookmarks": '["bribery"]'}
+    app = apps(prefs=prefs, handlers={("SharedPreferences", "get"): hold})
+    app.settle(timers_within=CLIENT_TIMEOUT + 1)
+    assert app.has_text("A 注意")
+    app.answer_held()
+    assert app.has_text("A Caution")
+    app.route(routes.SAVED.link())
+    assert app.has_text(regulation.infraction("bribery").title.en)
+
+
+def test_a_tab_reloaded_at_a_new_width_takes_its_layout_from_it(apps) -> None:
+    app = apps(route=routes.INFRACTION.link("bribery"))
+    assert app.exists(ft.NavigationBar)
+    app.reload(width=1280, height=800)  # widened, then reloaded at once: no resize event
+    assert app.exists(ft.NavigationRail) and not app.exists(ft.NavigationBar)
+    app.reload(width=390, height=844)
+    assert app.exists(ft.NavigationBar) and not app.exists(ft.NavigationRail)

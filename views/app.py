@@ -32,8 +32,11 @@ from .state import (
     KEY_TEXT_SCALE,
     KEY_THEME,
     KEYS,
+    MAX_BOOKMARKS,
+    MAX_RECENT,
     AppState,
     negotiate_language,
+    newest_first,
     state_from_stored,
     stored_values,
 )
@@ -48,7 +51,8 @@ LOCALES = {
     )
     for language in ("ja", "en", "both")
 }
-DEVICE_LOCALE_TIMEOUT = 2.0  # seconds; the first start falls back to Japanese after that
+# Seconds to wait for the client's stored settings and languages before starting on defaults.
+CLIENT_TIMEOUT = 2.0
 
 
 class Shell:
@@ -73,42 +77,77 @@ class Shell:
         # counts the changes that alter every screen: language, text size, layout, bookmarks).
         self._views: dict[str, tuple[int, ft.View]] = {}
         self._version = 0
+        self._settings_changed = False  # by the judge, since the start
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.state = state_from_stored(await self._read_prefs(), self._is_known_id)
+        stored, locales = await self._ask_client()
+        self.state = state_from_stored(stored, self._is_known_id)
         if not self.state.language_chosen:
-            language = negotiate_language(await self._device_locales())
-            self.state.change_settings(language=language)
-        self.state.wide = (self.page.width or 0) >= WIDE_BREAKPOINT
+            self.state.change_settings(language=negotiate_language(locales))
+        self.state.wide = self._is_wide()
         self.context = self._context()
         page = self.page
         apply_theme(page, self.state.settings.theme, self.state.settings.text_scale)
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
+        page.on_connect = self._on_connect
         self.show(page.route)
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self.search_index, daemon=True).start()
 
-    async def _read_prefs(self) -> dict:
-        stored = {}
-        for key in KEYS:
-            try:
-                stored[key] = await self.prefs.get(key)
-            except Exception:  # a broken store must not stop the app: defaults instead
-                stored[key] = None
-        return stored
+    async def _ask_client(self) -> tuple[dict[str, object], list[str]]:
+        """The stored settings and the device's languages, asked at once. A client that does
+        not answer in time (a tab that outlived a server restart never does) gets the
+        defaults: the app starts regardless, and stored values that arrive later apply then."""
+        prefs = asyncio.ensure_future(self._read_prefs())
+        locales = asyncio.ensure_future(self._device_locales())
+        await asyncio.wait((prefs, locales), timeout=CLIENT_TIMEOUT)
+        if not prefs.done():
+            prefs.add_done_callback(self._apply_late_prefs)
+        return (
+            prefs.result() if prefs.done() else {},
+            locales.result() if locales.done() else [],
+        )
+
+    async def _read_prefs(self) -> dict[str, object]:
+        values = await asyncio.gather(
+            *(self.prefs.get(key) for key in KEYS), return_exceptions=True
+        )
+        # A broken store must not stop the app: an unreadable value is its default.
+        return {
+            k: None if isinstance(v, BaseException) else v
+            for k, v in zip(KEYS, values, strict=True)
+        }
+
+    def _apply_late_prefs(self, prefs: asyncio.Future) -> None:
+        """Stored values that arrived after the first view. The judge's own changes since
+        are newer: settings the judge changed stay, bookmarks and history are merged."""
+        if prefs.cancelled() or prefs.exception() is not None:
+            return
+        late = state_from_stored(prefs.result(), self._is_known_id)
+        state = self.state
+        if late.language_chosen and not self._settings_changed:
+            state.settings, state.language_chosen = late.settings, True
+            apply_theme(self.page, state.settings.theme, state.settings.text_scale)
+        state.bookmarks = newest_first(state.bookmarks, late.bookmarks, MAX_BOOKMARKS)
+        state.recent = newest_first(state.recent, late.recent, MAX_RECENT)
+        self._version += 1
+        self.render()
 
     async def _device_locales(self) -> list[str]:
         try:
-            info = await asyncio.wait_for(self.page.get_device_info(), DEVICE_LOCALE_TIMEOUT)
-        except Exception:  # no answer (or an odd one) means no preference
+            info = await self.page.get_device_info()
+        except Exception:  # an odd answer means no preference
             return []
         locales = getattr(info, "locales", None) or []
         return ["_".join(p for p in (loc.language_code, loc.country_code) if p) for loc in locales]
+
+    def _is_wide(self) -> bool:
+        return (self.page.width or 0) >= WIDE_BREAKPOINT
 
     def _is_known_id(self, entry_id: str) -> bool:
         return self.regulation.entry(entry_id) is not None
@@ -146,6 +185,7 @@ class Shell:
         self.render()
 
     def change_settings(self, **changes: object) -> None:
+        self._settings_changed = True
         self.state.change_settings(**changes)
         if "language" in changes:
             self.state.language_chosen = True
@@ -177,7 +217,15 @@ class Shell:
             await self.page.push_route(shown.path)
 
     def _on_resize(self, event: ft.PageResizeEvent) -> None:
-        wide = event.width >= WIDE_BREAKPOINT
+        self._follow_width()
+
+    def _on_connect(self, event: ft.Event) -> None:
+        """A reloaded tab re-attached to this session, reporting its size now (a window
+        widened and reloaded at once sends no resize)."""
+        self._follow_width()
+
+    def _follow_width(self) -> None:
+        wide = self._is_wide()
         if wide != self.state.wide:
             self.state.wide = wide
             self._version += 1

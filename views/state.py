@@ -132,3 +132,8 @@ def negotiate_language(device_locales: list[str]) -> str:
 
     chosen = negotiate_locale([loc.replace("-", "_") for loc in device_locales], ["ja", "en"])
     return chosen or DEFAULT_LANGUAGE
+
+
+def newest_first(newer: list[str], older: list[str], limit: int) -> list[str]:
+    """Two id lists as one, newest first, each id once, at most `limit`."""
+    return list(dict.fromkeys([*newer, *older]))[:limit]
