@@ -107,7 +107,7 @@ class Shell:
         locales = asyncio.ensure_future(self._device_locales())
         await asyncio.wait((prefs, locales), timeout=CLIENT_TIMEOUT)
         if not prefs.done():
-            prefs.add_done_callback(self._apply_late_prefs)
+            self.page.run_task(self._read_prefs_late, prefs)
         return (
             prefs.result() if prefs.done() else {},
             locales.result() if locales.done() else [],
@@ -123,12 +123,20 @@ class Shell:
             for k, v in zip(KEYS, values, strict=True)
         }
 
-    def _apply_late_prefs(self, prefs: asyncio.Future) -> None:
+    async def _read_prefs_late(self, first: asyncio.Future) -> None:
+        """The stored values for a start that could not wait for them. A tab that outlived a
+        server restart never answers the first preferences service, whose id its old page
+        already had, but does answer a new one (seen in Chromium, Flet 1.0.5): ask again
+        through a new one; the first answer wins."""
+        self.prefs = ft.SharedPreferences()
+        second = asyncio.ensure_future(self._read_prefs())
+        done, _pending = await asyncio.wait((first, second), return_when=asyncio.FIRST_COMPLETED)
+        self._apply_late_prefs(done.pop().result())
+
+    def _apply_late_prefs(self, stored: dict[str, object]) -> None:
         """Stored values that arrived after the first view. The judge's own changes since
         are newer: settings the judge changed stay, bookmarks and history are merged."""
-        if prefs.cancelled() or prefs.exception() is not None:
-            return
-        late = state_from_stored(prefs.result(), self._is_known_id)
+        late = state_from_stored(stored, self._is_known_id)
         state = self.state
         if late.language_chosen and not self._settings_changed:
             state.settings, state.language_chosen = late.settings, True
