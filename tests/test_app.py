@@ -343,3 +343,20 @@ def test_views_below_the_top_follow_a_language_switch(apps, regulation: Regulati
         assert not any(JAPANESE.search(t) for t in app.texts(view) if t != "日本語"), view.route
     assert app.back()
     assert app.has_text(regulation.infraction("misunderstood-rule").title.en)
+
+
+def test_english_settings_not_found_and_about_wording(apps) -> None:
+    """The reviewed English (issue 11): the theme choice, the way home, the disclaimer."""
+    app = apps(locale="en-US", route="/no-such-page")
+    app.click(app.find(ft.FilledButton, text="Back to Home"))
+    assert app.client_route == routes.TIERS
+    app.route(routes.SETTINGS)
+    assert app.find(ft.Radio, label="Use device setting").value == "system"
+    app.route(routes.ABOUT)
+    about = " ".join(app.texts())
+    assert re.search(r"Japanese regulation text is [a-z ]*verbatim", about), about
+    assert "The English is a reference translation." in about
+    app.route(routes.SETTINGS)
+    app.select(app.find_all(ft.RadioGroup)[0], "ja")
+    app.route(routes.ABOUT)
+    assert app.has_text(re.compile(r"^日本語の規定本文は原文のまま.*英語は参考訳です。$"))
