@@ -439,3 +439,20 @@ def test_a_tab_reloaded_at_a_new_width_takes_its_layout_from_it(apps) -> None:
     assert app.exists(ft.NavigationRail) and not app.exists(ft.NavigationBar)
     app.reload(width=390, height=844)
     assert app.exists(ft.NavigationBar) and not app.exists(ft.NavigationRail)
+
+
+def test_english_settings_not_found_and_about_wording(apps) -> None:
+    """The reviewed English (issue 11): the theme choice, the way home, the disclaimer."""
+    app = apps(locale="en-US", route="/no-such-page")
+    app.click(app.find(ft.FilledButton, text="Back to Home"))
+    assert app.client_route == routes.TIERS.link()
+    app.route(routes.SETTINGS.link())
+    assert app.find(ft.Radio, label="Use device setting").value == "system"
+    app.route(routes.ABOUT.link())
+    about = " ".join(app.texts())
+    assert re.search(r"Japanese regulation text is [a-z ]*verbatim", about), about
+    assert "The English is a reference translation." in about
+    app.route(routes.SETTINGS.link())
+    app.select(app.find_all(ft.RadioGroup)[0], "ja")
+    app.route(routes.ABOUT.link())
+    assert app.has_text(re.compile(r"^日本語の規定本文は原文のまま.*英語は参考訳です。$"))

@@ -94,7 +94,7 @@ FONT_LICENCE = N_(
 )
 APP_LICENCE = N_("このアプリ：MIT ライセンス。")
 OFFLINE_NOTE = N_("このアプリはネットワークを使いません。すべての情報は端末内にあります。")
-DISCLAIMER = N_("規定の本文は原文のまま収録しています。英語は参考訳です。")
+DISCLAIMER = N_("日本語の規定本文は原文のまま収録しています。英語は参考訳です。")
 
 # Not found
 NOT_FOUND_TITLE = N_("ページが見つかりません")
