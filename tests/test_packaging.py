@@ -3,8 +3,11 @@ local web client (no_cdn), bundled font and icons, one version everywhere."""
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import json
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -17,6 +20,7 @@ from packaging.requirements import Requirement
 
 from regulation import APP_VERSION
 from views import app as app_module
+from views import state
 from views.theme import FONT_FAMILY, FONT_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,11 +34,120 @@ def test_flet_is_pinned_exactly() -> None:
     for package in ("flet", "flet-web", "flet-desktop"):
         assert str(pins[package].specifier) == "==1.0.5", package
         assert importlib.metadata.version(package) == "1.0.5", package
-    # The browser and desktop clients are for desktop runs only, never in a phone package.
-    for package in ("flet-web", "flet-desktop"):
-        marker = pins[package].marker
-        assert marker.evaluate({"platform_system": "Linux"})
-        assert not marker.evaluate({"platform_system": "Android"})
+
+
+# What pip installs for `flet build`: serious_python's package command runs
+# `python -m pip install --target … <each [project] dependency>` under a sitecustomize.py that
+# replaces platform.system() with "Android" or "iOS" before pip starts; sys.platform stays the
+# build machine's. pip keeps a requirement when its marker holds in packaging's default
+# environment (README "Installing on venue devices" cites the sources).
+_KEPT_BY_PIP = """
+import json, platform, sys
+if sys.argv[1]:
+    platform.system = lambda: sys.argv[1]
+from packaging.requirements import Requirement
+kept = [Requirement(line) for line in json.loads(sys.argv[2])]
+kept = [r.name for r in kept if not r.marker or r.marker.evaluate({"extra": ""})]
+print(json.dumps(kept))
+"""
+
+
+def installed_by_pip(platform_system: str) -> set[str]:
+    """The dependencies pip installs when platform.system() says `platform_system` (or is
+    left alone, for ""). A fresh process: packaging computes its environment once."""
+    dependencies = json.dumps(PYPROJECT["project"]["dependencies"])
+    result = subprocess.run(
+        [sys.executable, "-c", _KEPT_BY_PIP, platform_system, dependencies],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return set(json.loads(result.stdout))
+
+
+@pytest.mark.parametrize("platform_system", ["Android", "iOS"])
+def test_phone_packages_leave_out_the_browser_and_desktop_clients(platform_system: str) -> None:
+    assert installed_by_pip(platform_system) == {"flet", "pyyaml", "babel"}
+
+
+def test_checkouts_get_the_browser_and_desktop_clients() -> None:
+    """`pip install -e .` on a laptop (no patched platform) serves `--web` and desktop runs."""
+    assert installed_by_pip("") == {"flet", "flet-web", "flet-desktop", "pyyaml", "babel"}
+
+
+# [tool.flet.cleanup] package_files: globs that serious_python deletes from the packaged
+# site-packages, matched relative to it. Ours are literal paths.
+DROPPED_PACKAGE_FILES: list[str] = PYPROJECT["tool"]["flet"]["cleanup"]["package_files"]
+
+
+def test_dropped_package_files_name_babels_data() -> None:
+    import babel
+
+    site_packages = Path(babel.__file__).parent.parent
+    assert DROPPED_PACKAGE_FILES
+    for path in DROPPED_PACKAGE_FILES:
+        assert path.startswith("babel/"), path
+        assert (site_packages / path).exists(), f"{path}: not in the installed babel any more"
+
+
+def test_language_negotiation_needs_none_of_the_dropped_babel_data(tmp_path: Path) -> None:
+    """The app's only babel call gives the same answers with babel as a package ships it."""
+    import babel
+
+    site_packages = Path(babel.__file__).parent.parent
+
+    def dropped(folder: str, names: list[str]) -> list[str]:
+        inside = Path(folder).relative_to(site_packages)
+        return [name for name in names if (inside / name).as_posix() in DROPPED_PACKAGE_FILES]
+
+    shutil.copytree(site_packages / "babel", tmp_path / "babel", ignore=dropped)
+    device_locales = [["ja-JP"], ["en-US", "ja-JP"], ["en-GB"], ["fr-FR", "en-AU"], ["de-DE"], []]
+    script = (
+        "import json, sys, babel\n"
+        "from views.state import negotiate_language as pick\n"
+        "print(json.dumps([babel.__file__, [pick(x) for x in json.loads(sys.argv[1])]]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(device_locales)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    babel_file, languages = json.loads(result.stdout)
+    assert Path(babel_file).parent == tmp_path / "babel"  # the copy without the data
+    assert all(not (tmp_path / path).exists() for path in DROPPED_PACKAGE_FILES)
+    assert languages == [state.negotiate_language(locales) for locales in device_locales]
+    assert set(languages) == {"ja", "en"}
+
+
+def _shipped_python_files() -> list[Path]:
+    """The app's .py files a build packages: all but [tool.flet.app] exclude, hidden and build."""
+    excluded = [ROOT / path for path in PYPROJECT["tool"]["flet"]["app"]["exclude"]]
+    return [
+        path
+        for path in ROOT.rglob("*.py")
+        if not any(part.startswith(".") or part == "build" for part in path.relative_to(ROOT).parts)
+        and not any(path.is_relative_to(folder) for folder in excluded)
+    ]
+
+
+def test_the_app_calls_no_babel_api_that_reads_the_dropped_data() -> None:
+    """Locale, dates, numbers and the like read babel's CLDR data, which a build deletes: using
+    one means removing the [tool.flet.cleanup] setting first."""
+    imported: set[str] = set()
+    files = _shipped_python_files()
+    assert ROOT / "views" / "state.py" in files
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names if alias.name.startswith("babel")}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("babel"):
+                imported |= {f"{node.module}.{alias.name}" for alias in node.names}
+    assert imported == {"babel.negotiate_locale"}
 
 
 def test_android_build_has_no_internet_permission() -> None:
