@@ -150,6 +150,12 @@ def test_the_app_calls_no_babel_api_that_reads_the_dropped_data() -> None:
     assert imported == {"babel.negotiate_locale"}
 
 
+def test_development_folders_stay_out_of_the_app() -> None:
+    excluded = set(PYPROJECT["tool"]["flet"]["app"]["exclude"])
+    for folder in ("tests", "bench", "scripts", ".ci", "docs"):
+        assert (ROOT / folder).is_dir() and folder in excluded, folder
+
+
 def test_android_build_has_no_internet_permission() -> None:
     permissions = PYPROJECT["tool"]["flet"]["android"]["permission"]
     assert permissions["android.permission.INTERNET"] is False
