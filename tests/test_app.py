@@ -207,7 +207,7 @@ def test_bookmark_survives_a_restart(apps, regulation: Regulation) -> None:
     assert app.exists(ft.IconButton, tooltip="ブックマークから削除")
     assert json.loads(app.prefs["bookmarks"]) == ["marked-with-pattern"]
     restarted = apps(prefs=app.prefs)
-    restarted.route(routes.SAVED.link())
+    restarted.route(routes.SEARCH.link())
     title = regulation.infraction("marked-with-pattern").title.ja
     assert restarted.exists(ft.ListTile, text=title)
     restarted.click(restarted.find_all(ft.ListTile, text=title)[0])
@@ -218,7 +218,7 @@ def test_recently_viewed(apps, regulation: Regulation) -> None:
     app = apps()
     app.route(routes.INFRACTION.link("bribery"))
     app.route(routes.TIER.link("caution"))
-    app.route(routes.SAVED.link())
+    app.route(routes.SEARCH.link())
     rows = app.find_all(ft.ListTile)
     titles = [" ".join(app.texts(r)) for r in rows]
     assert any("A 注意" in t for t in titles)
@@ -284,7 +284,7 @@ def test_corrupt_stored_settings_fall_back_to_defaults(apps, stored) -> None:
     app = apps(prefs=dict(stored))
     assert app.has_text("A 注意")
     assert app.page.theme_mode == ft.ThemeMode.SYSTEM
-    app.route(routes.SAVED.link())
+    app.route(routes.SEARCH.link())
     assert app.has_text("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
 
 
@@ -428,7 +428,7 @@ def test_stored_settings_that_arrive_late_still_apply(apps, regulation: Regulati
     assert app.has_text("A 注意")
     app.answer_held()
     assert app.has_text("A Caution")
-    app.route(routes.SAVED.link())
+    app.route(routes.SEARCH.link())
     assert app.has_text(regulation.infraction("bribery").title.en)
 
 
@@ -456,3 +456,22 @@ def test_english_settings_not_found_and_about_wording(apps) -> None:
     app.select(app.find_all(ft.RadioGroup)[0], "ja")
     app.route(routes.ABOUT.link())
     assert app.has_text(re.compile(r"^日本語の規定本文は原文のまま.*英語は参考訳です。$"))
+
+
+def test_settings_open_from_the_app_bar_and_back_returns(apps) -> None:
+    app = apps(route=routes.INFRACTION.link("bribery"))
+    app.click(app.find(ft.IconButton, tooltip="設定"))
+    assert app.client_route == routes.SETTINGS.link()
+    assert app.has_text("文字の大きさ")
+    assert app.back()
+    assert app.client_route == routes.INFRACTION.link("bribery")
+
+
+def test_a_search_starts_from_the_bookmarks_and_recent_entries(apps, regulation) -> None:
+    app = apps(prefs={"bookmarks": '["bribery"]'})
+    app.route(routes.TIER.link("caution"))
+    app.click(app.find(ft.NavigationBar).destinations[2])
+    texts = " ".join(app.texts())
+    assert regulation.infraction("bribery").title.ja in texts and "A 注意" in texts
+    app.type(app.find(ft.TextField), "遅刻")
+    assert regulation.infraction("bribery").title.ja not in " ".join(app.texts())

@@ -19,7 +19,7 @@ SCREEN_NAMES = {
     routes.CATEGORY: "category",
     routes.INFRACTION: "infraction",
     routes.PRINCIPLE: "principle",
-    routes.SAVED: "saved",
+    routes.SETTINGS: "settings",
     routes.ABOUT: "about",
     None: "not-found",
 }
@@ -36,7 +36,8 @@ SCREEN_NAMES = {
         ("/categories/play", "category", "play", "/categories/play"),
         ("/infractions/bribery", "infraction", "bribery", "/infractions/bribery"),
         ("/principles/repeat-offense", "principle", "repeat-offense", "/principles/repeat-offense"),
-        ("/saved", "saved", None, "/saved"),
+        ("/settings", "settings", None, "/settings"),
+        ("/saved", "not-found", None, "/saved"),
         ("/about?q=ignored", "about", None, "/about"),
         ("/nope", "not-found", None, "/nope"),
         ("/infractions/a/b", "not-found", None, "/infractions/a/b"),
@@ -86,11 +87,11 @@ def test_history_goes_back_to_an_open_screen_instead_of_stacking_it() -> None:
     history.go(parse("/categories/play/"), False, [])
     assert [r.path for r in history.stack] == ["/categories", "/categories/play"]
     assert history.stack[-1].raw == "/categories/play/"
-    history.go(parse("/saved"), True, [])
-    assert [r.path for r in history.stack] == ["/saved"]
+    history.go(parse("/search"), True, [])
+    assert [r.path for r in history.stack] == ["/search"]
     assert history.back() is None and len(history) == 1
     history.go(parse("/tiers/warning"), False, [])
-    assert history.back() == parse("/saved") and len(history) == 1
+    assert history.back() == parse("/search") and len(history) == 1
 
 
 def test_a_destination_needs_a_screen() -> None:

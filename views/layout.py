@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from . import routes
 from . import strings as S
 from .context import Context, Screen
 from .screens import Destination
@@ -75,6 +76,13 @@ def app_bar(ctx: Context, screen: Screen, can_go_back: bool) -> ft.AppBar:
             )
         )
     actions.append(language_button(ctx))
+    actions.append(
+        icon_button(
+            ft.Icons.SETTINGS_OUTLINED,
+            ctx.ui(S.SETTINGS_TITLE),
+            on_click=lambda _: ctx.actions.navigate(routes.SETTINGS.link()),
+        )
+    )
     return ft.AppBar(
         title=ft.Text(screen.title, size=ctx.sizes.heading, max_lines=2),
         actions=actions,

@@ -60,7 +60,6 @@ CATEGORIES = Pattern("/categories")
 CATEGORY = Pattern("/categories/{id}")
 INFRACTION = Pattern("/infractions/{id}")
 SEARCH = Pattern("/search", query_keys=("q",))
-SAVED = Pattern("/saved")
 SETTINGS = Pattern("/settings")
 ABOUT = Pattern("/about")
 HOME = TIERS  # what "/" shows

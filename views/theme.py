@@ -87,7 +87,8 @@ def apply_theme(page: ft.Page, theme: str, text_scale: float = 1.0) -> None:
 
 
 def _theme(text_scale: float) -> ft.Theme:
-    labels = ft.TextStyle(size=TypeScale(text_scale).label)
+    # The font again: a style given here replaces Flutter's default label style, font and all.
+    labels = ft.TextStyle(size=TypeScale(text_scale).label, font_family=FONT_FAMILY)
     return ft.Theme(
         color_scheme_seed=SEED_COLOR,
         font_family=FONT_FAMILY,

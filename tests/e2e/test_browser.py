@@ -17,6 +17,7 @@ import pytest
 from regulation.catalog import load_catalog
 from regulation.model import Infraction, Regulation
 from views import strings as S
+from views.screens import DESTINATIONS
 
 from .harness import (
     E2E_REQUIRED,
@@ -61,16 +62,19 @@ TIERS = {
         "F Total Disqualification",
     ),
 }
-NAV = (S.NAV_TIERS, S.NAV_CATEGORIES, S.NAV_SEARCH, S.NAV_SAVED, S.NAV_SETTINGS)
+NAV = tuple(destination.label for destination in DESTINATIONS)  # the bar's (or rail's) labels
 DREW_EXTRA = "drew-extra-cards"
 SLOW_PLAY = "unintentional-slow-play"
 
 CATALOG = load_catalog()
+JAPANESE_TEXT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def ui(message: str, lang: str) -> str:
     """A UI string (views/strings.py) as the app shows it in `lang`."""
-    return message if lang == "ja" else CATALOG.english(message)
+    text = CATALOG.text(message)
+    assert text.en != text.ja or not JAPANESE_TEXT.search(text.ja), f"untranslated: {message}"
+    return text.pick(lang)
 
 
 def starts_with(label: str) -> re.Pattern[str]:
@@ -142,9 +146,9 @@ def test_first_screen_shows_the_six_tiers_in_japanese(open_app) -> None:
     app = open_app("phone", "ja-JP")
     assert_tiers_shown(app, "ja")
     app.wait_for(app.heading(S.APP_TITLE))
-    # A phone gets the bottom navigation bar with its five destinations.
+    # A phone gets the bottom navigation bar with its destinations.
     for message in NAV:
-        app.wait_for(app.tab(message))
+        app.wait_for(app.tab(ui(message, "ja")))
     app.wait_for(app.page.get_by_role("tab", name=S.NAV_TIERS, exact=True, selected=True))
     app.screenshot("ja-tiers")
 
@@ -164,13 +168,13 @@ def test_switch_to_english_and_back(open_app) -> None:
 
     switch_language(app, "ja")
     assert_tiers_shown(app, "en")
-    app.wait_for(app.tab(ui(S.NAV_SETTINGS, "en")))
+    app.wait_for(app.tab(ui(NAV[-1], "en")))
     assert app.button(starts_with(TIERS["ja"][0])).count() == 0
     app.wait_for_storage("flutter.language", "en")
 
     switch_language(app, "en")
     assert_tiers_shown(app, "ja")
-    app.wait_for(app.tab(S.NAV_SETTINGS))
+    app.wait_for(app.tab(ui(NAV[-1], "ja")))
     assert app.button(starts_with(TIERS["en"][0])).count() == 0
     app.wait_for_storage("flutter.language", "ja")
 
@@ -300,15 +304,14 @@ def test_deep_link_and_a_bookmark_that_survives_a_reload(open_app, regulation: R
     app.wait_for(app.labelled(S.REMOVE_BOOKMARK))
     assert app.labelled(S.ADD_BOOKMARK).count() == 0
 
-    navigate_to(app, S.NAV_SAVED, "ja")
-    app.wait_for(app.heading(S.SAVED_TITLE))
+    navigate_to(app, S.NAV_SEARCH, "ja")  # bookmarks are where a search starts
     app.wait_for(app.text(S.BOOKMARKS))
     app.wait_for(app.button(containing(item.title.ja)))
     assert app.text(S.NO_BOOKMARKS).count() == 0
     app.screenshot("ja-saved")
 
     switch_language(app, "ja")
-    app.wait_for(app.heading(ui(S.SAVED_TITLE, "en")))
+    app.wait_for(app.text(ui(S.BOOKMARKS, "en")))
     app.wait_for(app.button(containing(item.title.en)))
     app.screenshot("en-saved")
 
@@ -333,8 +336,8 @@ def test_deep_link_on_a_desktop_opens_beside_the_list(open_app, regulation: Regu
 def test_desktop_has_a_navigation_rail_and_list_with_detail(open_app) -> None:
     app = open_app("desktop", "ja-JP")
     assert_tiers_shown(app, "ja")
-    # A rail of the five destinations instead of a bottom bar.
-    rail = [app.button(starts_with(message)) for message in NAV]
+    # A rail of the destinations instead of a bottom bar.
+    rail = [app.button(starts_with(ui(message, "ja"))) for message in NAV]
     for entry in rail:
         app.wait_for(entry)
     assert app.page.get_by_role("tab").count() == 0

@@ -22,7 +22,6 @@ from ..context import Context, Screen
 from ..routes import Pattern, Route
 from .categories import categories_screen, category_screen
 from .infraction import infraction_screen
-from .saved import saved_screen
 from .search import search_screen
 from .settings import about_screen, settings_screen
 from .tiers import principle_screen, tier_screen, tiers_screen
@@ -82,13 +81,9 @@ CATEGORIES = Destination(
     routes.CATEGORIES, ft.Icons.CATEGORY_OUTLINED, ft.Icons.CATEGORY, S.NAV_CATEGORIES
 )
 SEARCH = Destination(routes.SEARCH, ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH)
-SAVED = Destination(routes.SAVED, ft.Icons.BOOKMARKS_OUTLINED, ft.Icons.BOOKMARKS, S.NAV_SAVED)
-SETTINGS = Destination(
-    routes.SETTINGS, ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, S.NAV_SETTINGS
-)
 
-# In the order of the bar and the rail.
-DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, SEARCH, SAVED, SETTINGS)
+# In the order of the bar and the rail. Settings open from the app bar (views/layout.py).
+DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, SEARCH)
 
 SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.TIERS, TIERS, lambda ctx, _: tiers_screen(ctx), lists=True),
@@ -110,9 +105,8 @@ SCREENS: tuple[ScreenSpec, ...] = (
         lambda ctx, _: search_screen(ctx, ctx.state.search_query),
         lists=True,
     ),
-    ScreenSpec(routes.SAVED, SAVED, lambda ctx, _: saved_screen(ctx), lists=True),
-    ScreenSpec(routes.SETTINGS, SETTINGS, lambda ctx, _: settings_screen(ctx)),
-    ScreenSpec(routes.ABOUT, SETTINGS, lambda ctx, _: about_screen(ctx)),
+    ScreenSpec(routes.SETTINGS, None, lambda ctx, _: settings_screen(ctx)),
+    ScreenSpec(routes.ABOUT, None, lambda ctx, _: about_screen(ctx)),
 )
 
 

@@ -1,15 +1,16 @@
-"""Bookmarks and recently viewed entries, kept on the device."""
+"""Bookmarks and recently viewed entries, kept on the device: shown where a search starts."""
 
 from __future__ import annotations
 
 import flet as ft
 
 from .. import strings as S
-from ..context import Context, Screen
-from ..widgets import entry_row, heading, scrolling_column
+from ..context import Context
+from ..widgets import entry_row, heading
 
 
-def saved_screen(ctx: Context) -> Screen:
+def saved_controls(ctx: Context) -> list[ft.Control]:
+    """The bookmarks, then the recently viewed entries (with a way to clear them)."""
     regulation = ctx.regulation
     bookmarks = [e for e in map(regulation.entry, ctx.state.bookmarks) if e]
     recent = [e for e in map(regulation.entry, ctx.state.recent) if e]
@@ -22,16 +23,17 @@ def saved_screen(ctx: Context) -> Screen:
             [
                 heading(ctx, S.RECENT),
                 ft.TextButton(
-                    ctx.ui(S.CLEAR_RECENT),
+                    content=ft.Text(ctx.ui(S.CLEAR_RECENT), size=ctx.sizes.body),
                     icon=ft.Icons.DELETE_SWEEP,
                     on_click=lambda _: ctx.actions.clear_recent(),
                     disabled=not recent,
                 ),
             ],
             alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            wrap=True,
         )
     )
     controls += [entry_row(ctx, e) for e in recent] or [
         ft.Text(ctx.ui(S.NO_RECENT), size=ctx.sizes.body)
     ]
-    return Screen(title=ctx.ui(S.SAVED_TITLE), body=scrolling_column(controls, spacing=4))
+    return controls

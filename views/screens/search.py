@@ -9,16 +9,20 @@ from regulation.model import Infraction
 from .. import strings as S
 from ..context import Context, Screen
 from ..widgets import entry_row, icon_button, section_of
+from .saved import saved_controls
 
 RESULT_LIMIT = 30
 
 
 def result_controls(ctx: Context, query: str) -> list[ft.Control]:
-    """The results for `query`, or the empty / no-result guidance."""
+    """The results for `query`; before a query, the guidance, bookmarks and recent entries;
+    the no-result guidance when nothing matches."""
     if not query.strip():
         return [
             ft.Text(ctx.ui(S.SEARCH_EMPTY), size=ctx.sizes.body),
             ft.Text(ctx.ui(S.SEARCH_EXAMPLES), size=ctx.sizes.small, italic=True),
+            ft.Divider(),
+            *saved_controls(ctx),
         ]
     hits = ctx.index.search(query, limit=RESULT_LIMIT)
     if not hits:
