@@ -118,7 +118,7 @@ class Finder:
         return self._nodes.get(node_id)
 
     def nodes(self) -> tuple[FinderNode, ...]:
-        """Every question, each before the questions below it."""
+        """Every question, depth first in the order of the answers (as `finder` prints it)."""
         return tuple(self._nodes.values())
 
     def parent(self, node_id: str) -> FinderStep | None:

@@ -133,6 +133,16 @@ def test_breadcrumbs_walk_from_the_first_question_to_the_node(finder: Finder) ->
     assert len(finder.path_to(deep.id)) >= 2
 
 
+def test_nodes_come_depth_first_in_the_order_of_the_answers(finder: Finder) -> None:
+    def depth_first(node) -> list[str]:
+        below = [depth_first(o.next) for o in node.options if o.next is not None]
+        return [node.id, *(node_id for ids in below for node_id in ids)]
+
+    order = [node.id for node in finder.nodes()]
+    assert order == depth_first(finder.root)
+    assert order[0] == finder.root.id and len(order) > 3
+
+
 def test_unknown_node_ids(finder: Finder) -> None:
     assert finder.node("no-such-question") is None
     with pytest.raises(KeyError):
