@@ -19,9 +19,9 @@ written and translated in the same change, so the error only reaches whoever edi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .catalog import Catalog
 from .loader import ROOT, RegulationError, english_catalog, read_data_file
@@ -63,16 +63,18 @@ class FinderNode:
     options: tuple[FinderOption, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class FinderStep:
+# The small value types below are NamedTuples, not dataclasses: each dataclass costs the app
+# about 0.7 ms of start-up to create (bench/bench_startup.py), a NamedTuple a tenth of that.
+
+
+class FinderStep(NamedTuple):
     """A question answered on the way to somewhere: one breadcrumb."""
 
     node: FinderNode
     option: FinderOption
 
 
-@dataclass(frozen=True, slots=True)
-class FinderLeaf:
+class FinderLeaf(NamedTuple):
     """An answer that ends on an entry, with every question answered to get there."""
 
     steps: tuple[FinderStep, ...]  # first question first; the last step's answer ends here
@@ -89,16 +91,15 @@ class FinderLeaf:
         return len(self.steps)
 
 
-@dataclass(frozen=True, slots=True)
 class Finder:
-    """The validated tree, with look-ups for the screen: by id, parent, path (breadcrumbs)."""
+    """The validated tree (made by load_finder), with look-ups for the screen: a question by id,
+    its parent, its path (breadcrumbs). Read-only: the tree itself is frozen dataclasses."""
 
-    root: FinderNode
-    source_sha256: str  # of assets/finder.yaml
-    _nodes: dict[str, FinderNode] = field(init=False, repr=False, compare=False)
-    _parents: dict[str, FinderStep] = field(init=False, repr=False, compare=False)
+    __slots__ = ("_nodes", "_parents", "root", "source_sha256")
 
-    def __post_init__(self) -> None:
+    def __init__(self, root: FinderNode, source_sha256: str) -> None:
+        self.root = root
+        self.source_sha256 = source_sha256  # of assets/finder.yaml
         nodes: dict[str, FinderNode] = {}
         parents: dict[str, FinderStep] = {}
         pending = [self.root]
@@ -110,8 +111,17 @@ class Finder:
                 if option.next is not None:
                     parents[option.next.id] = FinderStep(node, option)
             pending.extend(reversed(children))
-        object.__setattr__(self, "_nodes", nodes)
-        object.__setattr__(self, "_parents", parents)
+        self._nodes = nodes
+        self._parents = parents
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Finder) and (self.root, self.source_sha256) == (
+            other.root,
+            other.source_sha256,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.source_sha256))
 
     def node(self, node_id: str) -> FinderNode | None:
         """The question with this id (a route's last part), or None."""
@@ -165,19 +175,24 @@ def load_finder(
     return _Builder(path, regulation, catalog).build(data, digest)
 
 
-@dataclass(frozen=True, slots=True)
 class _OptionSpec:
-    where: str
-    label: Text
-    next_id: str | None
-    result: FinderResult | None
+    """An answer as read, before the tree is checked and built."""
+
+    __slots__ = ("label", "next_id", "result", "where")
+
+    def __init__(
+        self, where: str, label: Text, next_id: str | None, result: FinderResult | None
+    ) -> None:
+        self.where, self.label, self.next_id, self.result = where, label, next_id, result
 
 
-@dataclass(frozen=True, slots=True)
 class _NodeSpec:
-    id: str
-    question: Text
-    options: tuple[_OptionSpec, ...]
+    """A question as read."""
+
+    __slots__ = ("id", "options", "question")
+
+    def __init__(self, node_id: str, question: Text, options: tuple[_OptionSpec, ...]) -> None:
+        self.id, self.question, self.options = node_id, question, options
 
 
 class _Builder:
