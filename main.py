@@ -40,18 +40,26 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     search_parser.add_argument("query")
     search_parser.add_argument("--limit", type=positive_int, default=10)
     search_parser.add_argument("--json", action="store_true")
+    finder_parser = commands.add_parser("finder", help="the infraction finder's question tree")
+    finder_parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from regulation.cli import list_command, search_command
+    from regulation.cli import finder_command, list_command, search_command
+    from regulation.finder import load_finder
     from regulation.loader import RegulationError, load_regulation
 
     try:
         regulation = load_regulation()
+        # Only the finder command needs the tree; `list` and `search` work without it.
+        finder = load_finder(regulation) if args.command == "finder" else None
     except (RegulationError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 1
+    if finder is not None:
+        finder_command(finder, args.json)
+        return 0
     if args.command == "list":
         list_command(regulation, args.json)
         return 0

@@ -1,4 +1,4 @@
-"""The command line's commands: `list`, `search`, `--version` (contract in README.md).
+"""The command line's commands: `list`, `search`, `finder`, `--version` (contract in README.md).
 
 Output only; argument parsing lives in main.py. Nothing here imports flet.
 """
@@ -9,6 +9,7 @@ import json
 import sys
 from typing import TextIO
 
+from .finder import Finder, FinderNode, FinderOption
 from .model import Entry, Infraction, Principle, Regulation, Tier, entry_title
 
 
@@ -93,3 +94,46 @@ def search_command(
         title = entry_title(entry)
         out.write(f"{rank:>2}. [{badge}] {title.ja}\n    {title.en}  ({entry.id})\n")
     return 0
+
+
+def finder_node_json(node: FinderNode) -> dict:
+    """NODE of the `finder --json` contract, with every question below it inlined."""
+    return {
+        "id": node.id,
+        "question": node.question.as_dict(),
+        "options": [finder_option_json(option) for option in node.options],
+    }
+
+
+def finder_option_json(option: FinderOption) -> dict:
+    """OPTION: a label and either the next NODE or the id of the entry it ends on."""
+    if option.next is not None:
+        return {"label": option.label.as_dict(), "next": finder_node_json(option.next)}
+    result = option.result
+    assert result is not None  # an option has exactly one of the two (FinderOption.target)
+    return {"label": option.label.as_dict(), "result": result.id}
+
+
+def finder_command(finder: Finder, as_json: bool, out: TextIO = sys.stdout) -> None:
+    if as_json:
+        print_json({"root": finder_node_json(finder.root)}, out)
+        return
+    _write_finder_node(finder.root, 0, out)
+
+
+def _write_finder_node(node: FinderNode, depth: int, out: TextIO) -> None:
+    pad = "    " * depth
+    out.write(f"{pad}? {node.question.ja}  [{node.id}]\n{pad}  {node.question.en}\n")
+    for option in node.options:
+        out.write(f"{pad}  - {option.label.ja} / {option.label.en}\n")
+        if option.next is not None:
+            _write_finder_node(option.next, depth + 1, out)
+            continue
+        entry = option.result
+        if isinstance(entry, Infraction):
+            tier = entry.penalty
+            out.write(f"{pad}      → [{tier.letter} {tier.title.ja}] {entry.title.ja}\n")
+            out.write(f"{pad}        {tier.title.en}: {entry.title.en}  ({entry.id})\n")
+        elif entry is not None:
+            out.write(f"{pad}      → [原則] {entry.label.ja}\n")
+            out.write(f"{pad}        Principle: {entry.label.en}  ({entry.id})\n")

@@ -1,9 +1,10 @@
-"""A babel extractor: the translatable strings of assets/rules_ja.yaml.
+"""A babel extractor: the translatable strings of the data files, assets/rules_ja.yaml and
+assets/finder.yaml.
 
 Registered as the `regulation_yaml` extraction method (pyproject.toml entry point, babel.cfg),
-so `pybabel extract` puts every regulation string into the template with its line number and
-the entry it belongs to. A new or reworded Japanese sentence then shows up as an untranslated
-entry after `pybabel update`.
+so `pybabel extract` puts every regulation string and every finder question and answer into the
+template with its line number and the entry or question it belongs to. A new or reworded
+Japanese sentence then shows up as an untranslated entry after `pybabel update`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,21 @@ from typing import Any, BinaryIO
 
 import yaml
 
-# Keys whose string values people read; ids, aliases and cross-references are not translated.
+# Keys whose string values people read; ids, aliases and cross-references (a finder answer's
+# `next` and `result`) are not translated. `question` and `label` carry the finder's words.
 TRANSLATABLE_KEYS = frozenset(
-    {"title", "points", "text", "remedy", "examples", "notes", "label", "heading", "penalty_label"}
+    {
+        "title",
+        "points",
+        "text",
+        "remedy",
+        "examples",
+        "notes",
+        "label",
+        "heading",
+        "penalty_label",
+        "question",
+    }
 )
 
 

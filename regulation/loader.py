@@ -44,18 +44,29 @@ class RegulationError(ValueError):
 
 def load_regulation(rules_path: Path = RULES_PATH, catalog: Catalog | None = None) -> Regulation:
     """Read, validate and translate the regulation. Raises RegulationError."""
-    try:
-        raw = rules_path.read_bytes()
-    except OSError as exc:
-        raise RegulationError(rules_path, "file", exc.strerror or str(exc)) from None
-    digest = hashlib.sha256(raw).hexdigest()
-    data = _cached_parse(rules_path, raw, digest)
+    data, digest = read_data_file(rules_path, "rules")
     if catalog is None:
-        try:
-            catalog = load_catalog()
-        except OSError as exc:  # missing or not a compiled catalog (gettext raises OSError)
-            raise RegulationError(exc.filename or "catalog", "catalog", str(exc)) from None
+        catalog = english_catalog()
     return _Builder(rules_path, catalog, digest).build(data)
+
+
+def read_data_file(path: Path, kind: str) -> tuple[Any, str]:
+    """A data file's parsed content and its SHA-256; every data file (the regulation, the
+    finder's tree) is read here. `kind` names its cache entry. Raises RegulationError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RegulationError(path, "file", exc.strerror or str(exc)) from None
+    digest = hashlib.sha256(raw).hexdigest()
+    return _cached_parse(path, raw, digest, kind), digest
+
+
+def english_catalog() -> Catalog:
+    """The shipped English catalog. Raises RegulationError."""
+    try:
+        return load_catalog()
+    except OSError as exc:  # missing or not a compiled catalog (gettext raises OSError)
+        raise RegulationError(exc.filename or "catalog", "catalog", str(exc)) from None
 
 
 def parse_yaml(path: Path, raw: bytes) -> Any:
@@ -83,8 +94,8 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocg-penalty-guide"
 
 
-def _cached_parse(path: Path, raw: bytes, digest: str) -> Any:
-    cache = cache_dir() / f"rules-{CACHE_FORMAT}-{digest}.json"
+def _cached_parse(path: Path, raw: bytes, digest: str, kind: str) -> Any:
+    cache = cache_dir() / f"{kind}-{CACHE_FORMAT}-{digest}.json"
     try:
         return json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -95,7 +106,7 @@ def _cached_parse(path: Path, raw: bytes, digest: str) -> Any:
         partial = cache.with_suffix(f".{os.getpid()}.tmp")
         partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         partial.replace(cache)  # atomic: a concurrent reader never sees half a file
-        for stale in cache.parent.glob("rules-*.json"):
+        for stale in cache.parent.glob(f"{kind}-*.json"):
             if stale != cache:
                 stale.unlink(missing_ok=True)
     except (OSError, TypeError, ValueError):

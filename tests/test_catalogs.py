@@ -103,3 +103,25 @@ def test_one_japanese_word_with_two_meanings_gets_two_translations() -> None:
     navigation, location = catalog.text(S.NAV_CATEGORIES), catalog.text(S.LOCATION)
     assert navigation.ja == location.ja == "分類"
     assert (navigation.en, location.en) == ("Categories", "Category")
+
+
+def test_the_extractor_finds_every_finder_question_and_answer(regulation: Regulation) -> None:
+    """babel.cfg maps assets/finder.yaml, so the catalog tests above cover the finder too: its
+    questions and answers (not its ids or results) come out, each tagged with its question."""
+    from regulation.finder import load_finder
+
+    finder = load_finder(regulation)
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)
+    found = [
+        (message, comments)
+        for file, _line, message, comments, _context in extract_from_dir(
+            str(ROOT), method_map, options_map
+        )
+        if file == "assets/finder.yaml"
+    ]
+    expected = {node.question.ja for node in finder.nodes()}
+    expected |= {option.label.ja for node in finder.nodes() for option in node.options}
+    assert {message for message, _comments in found} == expected
+    node_ids = {node.id for node in finder.nodes()}
+    assert all(comments and comments[0] in node_ids for _message, comments in found), found

@@ -120,3 +120,116 @@ def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+# -- finder --------------------------------------------------------------------------------
+
+
+def _walk_finder_json(node: dict, depth: int, seen: set[str], results: list[str]) -> int:
+    """Checks one NODE of the contract and everything below it; returns the deepest depth."""
+    assert set(node) == {"id", "question", "options"}, node
+    assert isinstance(node["id"], str) and node["id"] not in seen
+    seen.add(node["id"])
+    assert set(node["question"]) == {"ja", "en"}
+    assert all(node["question"].values()), node["id"]
+    assert len(node["options"]) >= 2, node["id"]
+    deepest = depth
+    for option in node["options"]:
+        assert set(option) in ({"label", "next"}, {"label", "result"}), option
+        assert set(option["label"]) == {"ja", "en"} and all(option["label"].values()), option
+        if "next" in option:
+            deepest = max(deepest, _walk_finder_json(option["next"], depth + 1, seen, results))
+        else:
+            assert isinstance(option["result"], str)
+            results.append(option["result"])
+    return deepest
+
+
+def test_finder_json_contract(regulation: Regulation) -> None:
+    result = run("finder", "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert set(payload) == {"root"}
+    seen: set[str] = set()
+    results: list[str] = []
+    deepest = _walk_finder_json(payload["root"], 1, seen, results)
+    assert deepest <= 4
+    kinds = {e.id: e for e in regulation.entries()}
+    for entry_id in results:  # every result is an infraction or principle of `list --json`
+        assert entry_id in kinds, entry_id
+        assert regulation.infraction(entry_id) or regulation.principle(entry_id), entry_id
+    assert {i.id for i in regulation.infractions} <= set(results)
+
+
+def test_finder_json_is_the_loaded_tree(regulation: Regulation) -> None:
+    from regulation.finder import load_finder
+
+    finder = load_finder(regulation)
+    root = json.loads(run("finder", "--json").stdout)["root"]
+    assert root["id"] == finder.root.id
+    assert root["question"] == finder.root.question.as_dict()
+    for option, expected in zip(root["options"], finder.root.options, strict=True):
+        assert option["label"] == expected.label.as_dict()
+        if expected.next is not None:
+            assert option["next"]["id"] == expected.next.id
+        else:
+            assert expected.result is not None and option["result"] == expected.result.id
+
+
+def test_finder_readable_tree_shows_both_languages_and_every_infraction(
+    regulation: Regulation,
+) -> None:
+    result = run("finder")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("? 何についての問題ですか？")
+    assert lines[1].strip() == "What is it about?"
+    for infraction in regulation.infractions:
+        assert f"({infraction.id})" in out, infraction.id
+    drew = lines.index(next(line for line in lines if "(drew-extra-cards)" in line))
+    assert lines[drew].strip().startswith("Warning: Unintentionally drew extra cards")
+    assert "[B 警告] 故意ではなく、過剰にカードを引いた" in lines[drew - 1]
+    indents = {len(line) - len(line.lstrip()) for line in lines if line.lstrip().startswith("?")}
+    assert len(indents) >= 3, "nested questions are indented deeper"
+
+
+def _app_with_finder(tmp_path: Path, old: str, new: str) -> Path:
+    import shutil
+
+    app = tmp_path / "app"
+    for name in ("regulation", "locales", "assets"):
+        shutil.copytree(ROOT / name, app / name, ignore=shutil.ignore_patterns("fonts"))
+    shutil.copy(ROOT / "main.py", app / "main.py")
+    tree = app / "assets" / "finder.yaml"
+    text = tree.read_text(encoding="utf-8")
+    assert old in text
+    tree.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return app
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_finder_with_a_broken_tree_fails_in_one_line(tmp_path: Path, as_json: bool) -> None:
+    app = _app_with_finder(tmp_path, "result: bribery\n", "result: brbery\n")
+    args = ["finder", "--json"] if as_json else ["finder"]
+    result = subprocess.run(
+        [sys.executable, "main.py", *args], cwd=app, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and "finder.yaml: node 'result' option 2" in lines[0]
+    assert "unknown entry 'brbery'" in lines[0]
+    # the other commands do not need the tree
+    listed = subprocess.run(
+        [sys.executable, "main.py", "list", "--json"], cwd=app, capture_output=True, timeout=60
+    )
+    assert listed.returncode == 0
+
+
+def test_finder_bad_option_gets_one_line() -> None:
+    result = run("finder", "--jsn")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr

@@ -14,6 +14,7 @@ from pathlib import Path
 import flet as ft
 
 from regulation.catalog import Catalog, load_catalog
+from regulation.finder import load_finder
 from regulation.loader import load_regulation
 from regulation.model import Regulation
 from regulation.search import SearchIndex
@@ -323,7 +324,12 @@ class Shell:
 
 async def main(page: ft.Page) -> None:
     """The Flet entry point: data first (fast, validated), then the shell."""
-    shell = Shell(page, load_regulation(), load_catalog())
+    catalog = load_catalog()
+    regulation = load_regulation(catalog=catalog)
+    # Checked at start like the regulation, so the app never runs with a broken finder tree;
+    # the finder screen (issue 9) will take the loaded tree from here.
+    load_finder(regulation, catalog)
+    shell = Shell(page, regulation, catalog)
     page.data = shell  # keeps the shell (and its preferences service) alive with the page
     await shell.start()
 
