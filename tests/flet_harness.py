@@ -1176,7 +1176,9 @@ class FakeApp:
             )
             if owner is not None:
                 index = [d for d in _destinations(owner) if d.visible].index(c)
-                return lambda: self._select_index(owner, index)
+                # Flet's NavigationBar/Rail report every tap, the selected destination's too
+                # (seen in Chromium: tapping the lit tab fires `change`).
+                return lambda: self._set_and_fire(owner, "selected_index", index, "change")
         if isinstance(c, ft.Tab):
             bar = next((a for a in reversed(ancestors) if isinstance(a, ft.TabBar)), None)
             tabs = next((a for a in reversed(ancestors) if isinstance(a, ft.Tabs)), None)
@@ -1212,7 +1214,7 @@ class FakeApp:
         self._fire(c, event, value)
 
     def _select_index(self, c: BaseControl, index: int) -> None:
-        # Flutter only reports a *change* of the selected index.
+        # Tabs (and `select` on anything) only report a *change* of the selected index.
         if c.selected_index == index:
             return
         self._set_and_fire(c, "selected_index", index, "change")

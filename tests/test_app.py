@@ -22,6 +22,13 @@ except ImportError:  # tests/ as a package
     from tests.flet_harness import HOLD, FakeApp
 
 
+def destination(app: FakeApp, label: str) -> ft.NavigationBarDestination:
+    """The bottom bar's destination with this label."""
+    found = [d for d in app.find(ft.NavigationBar).destinations if d.label == label]
+    assert len(found) == 1, label
+    return found[0]
+
+
 def hold(*_args: object) -> object:
     """An invoke-method handler: the client does not answer (until `answer_held`)."""
     return HOLD
@@ -94,7 +101,7 @@ def test_open_each_tier(apps, regulation: Regulation, tier_index: int) -> None:
 @pytest.mark.parametrize("category_id", ["deck", "deck-list", "play", "conduct"])
 def test_open_each_category(apps, regulation: Regulation, category_id: str) -> None:
     app = apps()
-    app.click(app.find(ft.NavigationBar).destinations[1])
+    app.click(destination(app, "分類"))
     assert app.client_route == routes.CATEGORIES.link()
     category = regulation.category(category_id)
     app.click(app.find(ft.Container, tooltip=category.label.ja))
@@ -167,7 +174,7 @@ def test_language_choice_persists(apps) -> None:
 )
 def test_search_and_open_a_result(apps, query: str, expected_title: str) -> None:
     app = apps()
-    app.click(app.find(ft.NavigationBar).destinations[2])
+    app.click(destination(app, "検索"))
     assert app.client_route == routes.SEARCH.link()
     assert app.has_text("違反名、罰則名、用語を日本語か英語で入力してください。")
     app.type(app.find(ft.TextField), query)
@@ -470,7 +477,7 @@ def test_settings_open_from_the_app_bar_and_back_returns(apps) -> None:
 def test_a_search_starts_from_the_bookmarks_and_recent_entries(apps, regulation) -> None:
     app = apps(prefs={"bookmarks": '["bribery"]'})
     app.route(routes.TIER.link("caution"))
-    app.click(app.find(ft.NavigationBar).destinations[2])
+    app.click(destination(app, "検索"))
     texts = " ".join(app.texts())
     assert regulation.infraction("bribery").title.ja in texts and "A 注意" in texts
     app.type(app.find(ft.TextField), "遅刻")

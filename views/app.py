@@ -14,7 +14,7 @@ from pathlib import Path
 import flet as ft
 
 from regulation.catalog import Catalog, load_catalog
-from regulation.finder import load_finder
+from regulation.finder import Finder, load_finder
 from regulation.loader import load_regulation
 from regulation.model import Regulation
 from regulation.search import SearchIndex
@@ -61,11 +61,13 @@ class Shell:
         self,
         page: ft.Page,
         regulation: Regulation,
+        finder: Finder,
         catalog: Catalog,
         table: ScreenTable = SCREEN_TABLE,
     ) -> None:
         self.page = page
         self.regulation = regulation
+        self.finder = finder
         self.catalog = catalog
         self.table = table
         self._index: SearchIndex | None = None
@@ -168,7 +170,9 @@ class Shell:
             change_settings=self.change_settings,
             clear_recent=self.clear_recent,
         )
-        return Context(self.regulation, self.search_index, self.catalog, self.state, actions)
+        return Context(
+            self.regulation, self.finder, self.search_index, self.catalog, self.state, actions
+        )
 
     def search_index(self) -> SearchIndex:
         """Built once, off the start-up path: after the first view, or on the first search."""
@@ -326,10 +330,7 @@ async def main(page: ft.Page) -> None:
     """The Flet entry point: data first (fast, validated), then the shell."""
     catalog = load_catalog()
     regulation = load_regulation(catalog=catalog)
-    # Checked at start like the regulation, so the app never runs with a broken finder tree;
-    # the finder screen (issue 9) will take the loaded tree from here.
-    load_finder(regulation, catalog)
-    shell = Shell(page, regulation, catalog)
+    shell = Shell(page, regulation, load_finder(regulation, catalog), catalog)
     page.data = shell  # keeps the shell (and its preferences service) alive with the page
     await shell.start()
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from regulation.catalog import Catalog
+from regulation.finder import Finder
 from regulation.model import DisplayLanguage, Regulation, Text
 from regulation.search import SearchIndex
 
@@ -28,6 +29,7 @@ class Actions:
 @dataclass(frozen=True, slots=True)
 class Context:
     regulation: Regulation
+    finder: Finder
     search_index: Callable[[], SearchIndex]  # built on first use (views/app.py)
     catalog: Catalog
     state: AppState
@@ -74,3 +76,5 @@ class Screen:
     title: str
     body: ft.Control
     bookmark_id: str | None = None  # entry shown, for the app bar's bookmark star
+    # What the empty detail pane says beside this screen on wide windows (a message id).
+    detail_hint: str | None = None

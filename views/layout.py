@@ -38,7 +38,7 @@ def page_view(
     if master is None:
         master = screen
         detail: ft.Control = ft.Container(
-            ft.Text(ctx.ui(S.SELECT_AN_ITEM), size=ctx.sizes.body),
+            ft.Text(ctx.ui(screen.detail_hint or S.SELECT_AN_ITEM), size=ctx.sizes.body),
             alignment=ft.Alignment.CENTER,
         )
     else:

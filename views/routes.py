@@ -60,6 +60,8 @@ CATEGORIES = Pattern("/categories")
 CATEGORY = Pattern("/categories/{id}")
 INFRACTION = Pattern("/infractions/{id}")
 SEARCH = Pattern("/search", query_keys=("q",))
+FINDER = Pattern("/finder")  # the first question
+FINDER_STEP = Pattern("/finder/{id}")  # any later one
 SETTINGS = Pattern("/settings")
 ABOUT = Pattern("/about")
 HOME = TIERS  # what "/" shows

@@ -27,6 +27,7 @@ APP_TITLE = N_("罰則ガイド")
 # Navigation destinations (bottom bar / rail)
 NAV_TIERS = N_("罰則")
 NAV_CATEGORIES = pgettext("navigation", "分類")
+NAV_FINDER = N_("診断")
 NAV_SEARCH = N_("検索")
 
 # Screen titles and headings
@@ -47,12 +48,23 @@ ALSO_KNOWN_AS = N_("別名")
 INFRACTION_COUNT = N_("違反：{count} 件")
 SELECT_AN_ITEM = N_("左の一覧から項目を選んでください。")
 
+# Infraction finder
+FINDER_TITLE = N_("質問で探す")
+FINDER_YOUR_ANSWERS = N_("これまでの答え")
+FINDER_CHANGE_ANSWER = N_("この答えを変える")
+FINDER_START_OVER = N_("最初からやり直す")
+FINDER_HINT = N_("左の質問に答えると、ここに違反が表示されます。")
+
 # Search
 SEARCH_HINT = N_("違反・罰則・用語を検索")
 SEARCH_EMPTY = N_("違反名、罰則名、用語を日本語か英語で入力してください。")
 SEARCH_EXAMPLES = N_("例：引きすぎ、遅刻、slow play、marked cards")
 SEARCH_NO_RESULTS = N_("「{query}」に一致する項目はありません。")
-SEARCH_NO_RESULTS_HINT = N_("別の言葉や短い言葉で試すか、分類から探してください。")
+SEARCH_NO_RESULTS_HINT = N_(
+    "別の言葉や短い言葉で試すか、質問に答えて探すか、分類から探してください。"
+)
+SEARCH_TRY_FINDER = N_("質問に答えて探す")
+SEARCH_BROWSE_CATEGORIES = N_("分類から探す")
 SEARCH_RESULT_COUNT = N_("検索結果：{count} 件")
 CLEAR_SEARCH = N_("検索語を消去")
 KIND_PRINCIPLE = N_("原則")

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from regulation.catalog import load_catalog
+from regulation.finder import load_finder
 from regulation.model import Infraction, Regulation
 from views import strings as S
 from views.screens import DESTINATIONS
@@ -221,6 +222,36 @@ def test_browse_category_section_infraction_and_read_its_penalty(
     app.wait_for(app.text(ui(S.INFRACTIONS_WITH_TIER, "en")))
     app.wait_for(app.button(containing(item.title.en)))
     app.screenshot("en-tier")
+
+
+# -- the infraction finder ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
+)
+def test_the_finder_leads_from_a_question_to_the_infraction(
+    open_app, regulation: Regulation, size: str, lang: str, locale: str
+) -> None:
+    """Late for the round: three taps from "what is it about?" to the tardiness entry."""
+    finder = load_finder(regulation)
+    leaf = next(
+        leaf
+        for leaf in finder.leaves_for("not-seated-5-minutes")
+        if leaf.steps[0].node is finder.root
+    )
+    item = infraction(regulation, "not-seated-5-minutes")
+    app = open_app(size, locale)
+    assert_tiers_shown(app, lang)
+    navigate_to(app, S.NAV_FINDER, lang)
+    for number, step in enumerate(leaf.steps, 1):
+        app.wait_for(app.text(step.node.question.pick(lang)))
+        if number > 1:  # the answers so far, each a way back to its question
+            app.wait_for(app.button(containing(leaf.steps[number - 2].option.label.pick(lang))))
+        app.screenshot(f"{lang}-finder-{number}")
+        app.tap(app.button(containing(step.option.label.pick(lang))))
+    assert_infraction_screen(app, item, lang)
+    app.screenshot(f"{lang}-finder-result")
 
 
 # -- search -------------------------------------------------------------------------------------

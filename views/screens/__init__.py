@@ -21,6 +21,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Pattern, Route
 from .categories import categories_screen, category_screen
+from .finder import finder_screen
 from .infraction import infraction_screen
 from .search import search_screen
 from .settings import about_screen, settings_screen
@@ -67,6 +68,21 @@ def _item(find: Callable[[Regulation, str], T | None], build: Callable[[Context,
     return build_screen
 
 
+def _finder_step(ctx: Context, route: Route) -> Screen | None:
+    """A later question; the first one has its own address (/finder)."""
+    node = ctx.finder.node(route.item or "")
+    if node is None or node is ctx.finder.root:
+        return None
+    return finder_screen(ctx, node)
+
+
+def _finder_parents(ctx: Context, route: Route) -> list[str]:
+    """A deep-linked question sits on the questions answered to reach it."""
+    node = ctx.finder.node(route.item or "")
+    steps = ctx.finder.path_to(node.id) if node else ()
+    return [routes.FINDER.link()] + [routes.FINDER_STEP.link(s.node.id) for s in steps[1:]]
+
+
 def _infraction_parents(ctx: Context, route: Route) -> list[str]:
     """A deep-linked infraction sits under its category."""
     infraction = ctx.regulation.infraction(route.item or "")
@@ -80,10 +96,11 @@ TIERS = Destination(routes.TIERS, ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV
 CATEGORIES = Destination(
     routes.CATEGORIES, ft.Icons.CATEGORY_OUTLINED, ft.Icons.CATEGORY, S.NAV_CATEGORIES
 )
+FINDER = Destination(routes.FINDER, ft.Icons.QUIZ_OUTLINED, ft.Icons.QUIZ, S.NAV_FINDER)
 SEARCH = Destination(routes.SEARCH, ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH)
 
 # In the order of the bar and the rail. Settings open from the app bar (views/layout.py).
-DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, SEARCH)
+DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, FINDER, SEARCH)
 
 SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.TIERS, TIERS, lambda ctx, _: tiers_screen(ctx), lists=True),
@@ -98,6 +115,16 @@ SCREENS: tuple[ScreenSpec, ...] = (
         None,
         _item(Regulation.infraction, infraction_screen),
         parents=_infraction_parents,
+    ),
+    ScreenSpec(
+        routes.FINDER, FINDER, lambda ctx, _: finder_screen(ctx, ctx.finder.root), lists=True
+    ),
+    ScreenSpec(
+        routes.FINDER_STEP,
+        FINDER,
+        lambda ctx, route: _finder_step(ctx, route),
+        lists=True,
+        parents=_finder_parents,
     ),
     ScreenSpec(
         routes.SEARCH,

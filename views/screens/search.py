@@ -6,6 +6,7 @@ import flet as ft
 
 from regulation.model import Infraction
 
+from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..widgets import entry_row, icon_button, section_of
@@ -26,10 +27,21 @@ def result_controls(ctx: Context, query: str) -> list[ft.Control]:
         ]
     hits = ctx.index.search(query, limit=RESULT_LIMIT)
     if not hits:
+        # Never a dead end: the finder and the categories need no words.
         return [
             ft.Icon(ft.Icons.SEARCH_OFF, size=40),
             ft.Text(ctx.ui(S.SEARCH_NO_RESULTS, query=query[:40]), size=ctx.sizes.body),
             ft.Text(ctx.ui(S.SEARCH_NO_RESULTS_HINT), size=ctx.sizes.small),
+            ft.FilledButton(
+                content=ft.Text(ctx.ui(S.SEARCH_TRY_FINDER), size=ctx.sizes.body),
+                icon=ft.Icons.QUIZ,
+                on_click=lambda _: ctx.actions.navigate(routes.FINDER.link()),
+            ),
+            ft.OutlinedButton(
+                content=ft.Text(ctx.ui(S.SEARCH_BROWSE_CATEGORIES), size=ctx.sizes.body),
+                icon=ft.Icons.CATEGORY,
+                on_click=lambda _: ctx.actions.navigate(routes.CATEGORIES.link()),
+            ),
         ]
     rows: list[ft.Control] = [
         ft.Text(ctx.ui(S.SEARCH_RESULT_COUNT, count=len(hits)), size=ctx.sizes.small)
