@@ -1,0 +1,21 @@
+"""Repeated infractions: what the regulation allows, and nothing more.
+
+同一の違反を繰り返した場合、ジャッジはより上位の罰則を適用できる (principle `repeat-offense`):
+a repeat *may* be upgraded by the judge. The log points out the earlier records and names the
+next tier up; the tier of a record is only ever what the judge chose.
+"""
+
+from __future__ import annotations
+
+from regulation.model import Regulation, Tier
+
+REPEAT_PRINCIPLE_ID = "repeat-offense"  # the principle a screen quotes beside a repeat
+
+
+def next_tier_up(regulation: Regulation, tier_id: str) -> Tier | None:
+    """The tier one step more severe in the regulation's order; None above the most severe
+    (Total Disqualification) or for an unknown id."""
+    tier = regulation.tier(tier_id)
+    if tier is None:
+        return None
+    return next((t for t in regulation.tiers if t.severity == tier.severity + 1), None)
