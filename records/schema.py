@@ -104,6 +104,16 @@ def is_foreign(connection: sqlite3.Connection) -> bool:
     return bool(has_tables) or user_version(connection) != 0
 
 
+def check_not_newer(connection: sqlite3.Connection, path: Path, known: int) -> None:
+    """Refuses a file written by a newer app (its schema is unknown here), before any write."""
+    found = user_version(connection)
+    if found > known:
+        raise LogError(
+            f"the penalty log {path} was written by a newer version of the app "
+            f"(schema {found}, this app knows {known}): update the app; the file was not changed"
+        )
+
+
 def backup_path(path: Path, version: int, now: datetime) -> Path:
     """penalty-log.v1-backup-20261130T130501.sqlite3, never an existing file's name."""
     stamp = now.strftime("%Y%m%dT%H%M%S")
@@ -135,12 +145,8 @@ def migrate(
     `connection` must be in autocommit mode (isolation_level None).
     """
     target = migrations[-1].version
+    check_not_newer(connection, path, target)
     found = user_version(connection)
-    if found > target:
-        raise LogError(
-            f"the penalty log {path} was written by a newer version of the app "
-            f"(schema {found}, this app knows {target}): update the app; the file was not changed"
-        )
     if found == target:
         return None
     backup = None

@@ -42,7 +42,7 @@ from .model import (
 )
 from .paths import database_path
 from .repeats import next_tier_up
-from .schema import MIGRATIONS, Migration, is_foreign, migrate
+from .schema import MIGRATIONS, Migration, check_not_newer, is_foreign, migrate
 from .tardiness import TardinessSuggestion, suggest_tardiness
 
 BUSY_TIMEOUT_S = 5.0  # another process (the command line, a second window) holding the lock
@@ -173,6 +173,8 @@ class LogStore:
         fault = _header_fault(path)
         if fault:
             recovery = _move_aside(path, fault, clock())
+        # Checked before anything is written (even the switch to WAL rewrites the header): a
+        # damaged or foreign file is set aside as it was, a newer app's file left untouched.
         try:
             connection = _connect(path)
         except sqlite3.Error as exc:
@@ -181,12 +183,14 @@ class LogStore:
             recovery = _move_aside(path, f"damaged: {exc}", clock())
             connection = _connect_or_fail(path)
         if recovery is None:
-            fault = _content_fault(connection)
+            fault = _content_fault(connection, path)
             if fault:
                 connection.close()
                 recovery = _move_aside(path, fault, clock())
                 connection = _connect_or_fail(path)
         try:
+            check_not_newer(connection, path, migrations[-1].version)
+            _configure(connection)
             backup = migrate(connection, path, clock(), migrations)
         except sqlite3.Error as exc:
             connection.close()
@@ -842,22 +846,26 @@ def _records_from(rows: list[tuple]) -> tuple[Record, ...]:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    """A connection with the log's settings. Raises sqlite3.Error."""
+    """A connection in autocommit mode that has written nothing yet. Raises sqlite3.Error."""
     connection = sqlite3.connect(
         path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
     )
     try:
         connection.execute("PRAGMA foreign_keys = ON")
         connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        connection.execute("PRAGMA journal_mode = WAL")
-        # FULL: each commit is synced to the WAL before it returns, so a confirmed save
-        # survives a power cut too (NORMAL would only survive a crash of the app).
-        connection.execute("PRAGMA synchronous = FULL")
-        connection.execute("PRAGMA fullfsync = ON")  # macOS: F_FULLFSYNC, a real flush
     except BaseException:
         connection.close()
         raise
     return connection
+
+
+def _configure(connection: sqlite3.Connection) -> None:
+    """The durable settings. Raises sqlite3.Error."""
+    connection.execute("PRAGMA journal_mode = WAL")
+    # FULL: each commit is synced to the WAL before it returns, so a confirmed save
+    # survives a power cut too (NORMAL would only survive a crash of the app).
+    connection.execute("PRAGMA synchronous = FULL")
+    connection.execute("PRAGMA fullfsync = ON")  # macOS: F_FULLFSYNC, a real flush
 
 
 def _connect_or_fail(path: Path) -> sqlite3.Connection:
@@ -883,7 +891,7 @@ def _header_fault(path: Path) -> str | None:
     return None
 
 
-def _content_fault(connection: sqlite3.Connection) -> str | None:
+def _content_fault(connection: sqlite3.Connection, path: Path) -> str | None:
     """Why an open SQLite file cannot serve as the log (damaged, foreign), or None."""
     try:
         if is_foreign(connection):
@@ -892,7 +900,8 @@ def _content_fault(connection: sqlite3.Connection) -> str | None:
     except sqlite3.Error as exc:
         if _is_corruption(exc):
             return f"damaged: {exc}"
-        raise
+        connection.close()
+        raise describe_fault(exc, path, "cannot read the penalty log") from None
     if rows != [("ok",)]:
         return f"damaged: {rows[0][0]}"
     return None
