@@ -25,11 +25,13 @@ def text(
     value: Any, field: str, limit: int, *, required: bool = False, multiline: bool = False
 ) -> str | None:
     """Stripped text, None when empty and not required. Refuses other types, over-long text
-    and control characters (line breaks and tabs only where `multiline`)."""
+    and control characters (line breaks, as \n, and tabs only where `multiline`)."""
     if value is None:
         value = ""
     if not isinstance(value, str):
         raise InvalidInput(f"{field}: must be text", field, "format")
+    if multiline:  # one kind of line break, whatever the keyboard or the paste sent
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
     value = value.strip()
     if not value:
         if required:

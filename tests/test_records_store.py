@@ -121,9 +121,11 @@ def test_invalid_input_is_refused_and_nothing_is_saved(
 def test_values_are_tidied_but_names_keep_their_line_breaks(store: LogStore, event_id: str) -> None:
     saved = store.add_record(
         event_id,
-        RecordInput(Player("  山田\n太郎 ", "  "), "drew-extra-cards", table="１２", note="  \n "),
+        RecordInput(
+            Player("  山田\r\n太郎 ", "  "), "drew-extra-cards", table="１２", note="  \n "
+        ),
     )
-    assert saved.player == Player("山田\n太郎", None)
+    assert saved.player == Player("山田\n太郎", None)  # one kind of line break
     assert saved.table == "12"  # full-width digits folded: one table, one spelling
     assert saved.note is None
 
