@@ -901,7 +901,7 @@ def _content_fault(connection: sqlite3.Connection, path: Path) -> str | None:
         if _is_corruption(exc):
             return f"damaged: {exc}"
         connection.close()
-        raise describe_fault(exc, path, "cannot read the penalty log") from None
+        raise describe_fault(exc, path, "cannot open the penalty log") from None
     if rows != [("ok",)]:
         return f"damaged: {rows[0][0]}"
     return None

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import resource
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 from records.model import Player, RecordInput
 from records.store import LogStore
@@ -71,3 +75,58 @@ def run_main(
         timeout=60,
         preexec_fn=preexec_fn,
     )
+
+
+def synthetic_export(count: int, event_name: str = "合成の大会") -> dict[str, Any]:
+    """A valid JSON export of `count` records, built without a database (fast to make)."""
+    event_id = str(uuid.uuid4())
+    start = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
+    infractions = ("drew-extra-cards", "unintentional-slow-play", "marked-no-pattern", "bribery")
+    tiers = ("warning", "caution", "warning", "total-disqualification")
+    records = []
+    for index in range(count):
+        moment = (start + timedelta(seconds=index)).isoformat(timespec="microseconds")
+        kind = index % len(infractions)
+        records.append(
+            {
+                "id": str(uuid.uuid4()),
+                "event": event_name,
+                "created_at": moment,
+                "updated_at": moment,
+                "round": index % 8 + 1,
+                "table": str(index % 150 + 1),
+                "player": {"name": f"選手{index % 300:03d}", "id": None},
+                "infraction": infractions[kind],
+                "tier": tiers[kind],
+                "note": 'メモ, "引用"\n二行目' if index % 10 == 0 else None,
+                "deleted": False,
+            }
+        )
+    return {
+        "format": "ocg-penalty-guide/penalty-log",
+        "version": 1,
+        "event": {"id": event_id, "name": event_name, "date": "2026-11-28", "rounds": []},
+        "records": records,
+    }
+
+
+def without_dac_override() -> None:
+    """preexec_fn: the child, even as root, obeys file permissions (a read-only folder is
+    read-only to it). Drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from the bounding set,
+    so the program exec'd next never has them; a non-root user needs nothing."""
+    if os.geteuid() != 0:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_capbset_drop, cap_dac_override, cap_dac_read_search = 24, 1, 2
+    for capability in (cap_dac_override, cap_dac_read_search):
+        if libc.prctl(pr_capbset_drop, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def file_size_limit(limit: int) -> Callable[[], None]:
+    """preexec_fn: files may not grow past `limit` bytes, as on a full disk (RLIMIT_FSIZE)."""
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
