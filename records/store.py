@@ -14,6 +14,7 @@ and changes nothing.
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import sqlite3
 import threading
@@ -57,11 +58,15 @@ _SQLITE_FULL, _SQLITE_IOERR = 13, 10
 _SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_PERM = 8, 14, 3
 _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
 
+# A player's records, through the index that starts with the player. Left to itself, the planner
+# prefers the event's time index because it saves the sort, and reads the whole event.
+_BY_PLAYER = "records INDEXED BY records_by_player"
+# Players and events are mapped from in-memory caches (their rows never change once written):
+# joining them on every row cost as much again as reading the records.
 _RECORD_COLUMNS = (
-    "r.uuid, e.uuid, r.created_at, r.updated_at, r.round, r.table_label, p.name, p.player_id,"
-    " r.infraction, r.tier, r.note, r.deleted"
+    "uuid, event_id, created_at, updated_at, round, table_label, player_ref, infraction, tier,"
+    " note, deleted"
 )
-_RECORD_FROM = "records r JOIN players p ON p.id = r.player_ref JOIN events e ON e.id = r.event_id"
 
 
 def now_local() -> datetime:
@@ -141,7 +146,9 @@ class LogStore:
     ) -> None:
         self._db = connection
         self._lock = threading.RLock()
-        self._event_rowids: dict[str, int] = {}
+        self._event_rowids: dict[str, int] = {}  # caches of rows that never change
+        self._event_uuids: dict[int, str] = {}
+        self._players: dict[int, Player] = {}
         self.path = path
         self.regulation = regulation
         self.clock = clock
@@ -228,9 +235,15 @@ class LogStore:
                     # SQLite may have rolled back already (e.g. after SQLITE_FULL).
                     with suppress(sqlite3.Error):
                         self._db.execute("ROLLBACK")
+                self._forget_cached_rows()  # rows made in the transaction are gone
                 if isinstance(exc, sqlite3.Error):
                     raise describe_fault(exc, self.path, doing) from None
                 raise
+
+    def _forget_cached_rows(self) -> None:
+        self._event_rowids.clear()
+        self._event_uuids.clear()
+        self._players.clear()
 
     def _read(self, sql: str, parameters: Sequence[object] = ()) -> list[tuple]:
         with self._lock:
@@ -378,13 +391,16 @@ class LogStore:
             raise InvalidInput(f"no event with id {event_id!r}", "event", "unknown_id")
         return event
 
-    def _event_rowid(self, db: sqlite3.Connection, event_id: str) -> int:
+    def _event_rowid(self, db: sqlite3.Connection | None, event_id: str) -> int:
+        """The event's row (in a write: through `db`; else a read of its own)."""
         rowid = self._event_rowids.get(event_id)
         if rowid is None:
-            found = db.execute("SELECT id FROM events WHERE uuid = ?", (event_id,)).fetchone()
-            if found is None:
+            sql = "SELECT id FROM events WHERE uuid = ?"
+            found = db.execute(sql, (event_id,)).fetchall() if db else self._read(sql, (event_id,))
+            if not found:
                 raise InvalidInput(f"no event with id {event_id!r}", "event", "unknown_id")
-            rowid = self._event_rowids[event_id] = int(found[0])
+            rowid = self._event_rowids[event_id] = int(found[0][0])
+            self._event_uuids[rowid] = event_id
         return rowid
 
     # -- players ------------------------------------------------------------------------------
@@ -413,6 +429,7 @@ class LogStore:
             ),
         )
         assert cursor.lastrowid is not None
+        self._players[cursor.lastrowid] = player
         return cursor.lastrowid
 
     def _matching_players(self, name: str | None, player_id: str | None) -> list[int]:
@@ -560,10 +577,8 @@ class LogStore:
 
     def record(self, record_id: str) -> Record | None:
         """A record by id, a tombstone included."""
-        rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM {_RECORD_FROM} WHERE r.uuid = ?", (record_id,)
-        )
-        return _records_from(rows)[0] if rows else None
+        rows = self._read(f"SELECT {_RECORD_COLUMNS} FROM records WHERE uuid = ?", (record_id,))
+        return self._build(rows)[0] if rows else None
 
     def _record_or_fail(self, record_id: str) -> Record:
         found = self.record(record_id)
@@ -620,13 +635,18 @@ class LogStore:
         newest_first: bool = True,
         include_deleted: bool = False,
         limit: int | None = None,
+        after: Record | None = None,
     ) -> tuple[Record, ...]:
         """An event's records, newest first (the log screen) or oldest first; optionally of one
-        round and/or one player (`player` by the identity rule; `player_id` alone: by ID)."""
-        where = ["e.uuid = ?"]
-        parameters: list[object] = [event_id]
+        round and/or one player (`player` by the identity rule; `player_id` alone: by ID).
+
+        Paging: `limit` records that come after `after` in this order; a screen shows the first
+        page at once (`limit=100`) and asks for the next with `after=page[-1]`."""
+        where = ["event_id = ?"]
+        parameters: list[object] = [self._event_rowid(None, event_id)]
+        table = "records"
         if round_number is not None:
-            where.append("r.round = ?")
+            where.append("round = ?")
             parameters.append(round_number)
         if player is not None or player_id is not None:
             refs = self._matching_players(
@@ -634,19 +654,25 @@ class LogStore:
             )
             if not refs:
                 return ()
-            where.append(f"r.player_ref IN ({','.join('?' * len(refs))})")
+            where.append(f"player_ref IN ({','.join('?' * len(refs))})")
             parameters.extend(refs)
+            table = _BY_PLAYER
         if not include_deleted:
-            where.append("r.deleted = 0")
+            where.append("deleted = 0")
         order = "DESC" if newest_first else "ASC"
+        if after is not None:
+            beyond = "<" if newest_first else ">"
+            # A row-value range: the index on (event_id, created_us, id) starts right there.
+            where.append(f"(created_us, id) {beyond} (?, (SELECT id FROM records WHERE uuid = ?))")
+            parameters.extend((to_us(after.created_at), after.id))
         sql = (
-            f"SELECT {_RECORD_COLUMNS} FROM {_RECORD_FROM} WHERE {' AND '.join(where)}"
-            f" ORDER BY r.created_us {order}, r.id {order}"
+            f"SELECT {_RECORD_COLUMNS} FROM {table} WHERE {' AND '.join(where)}"
+            f" ORDER BY created_us {order}, id {order}"
         )
         if limit is not None:
             sql += " LIMIT ?"
             parameters.append(max(0, limit))
-        return _records_from(self._read(sql, parameters))
+        return self._build(self._read(sql, parameters))
 
     def player_history(self, event_id: str, player: Player) -> tuple[Record, ...]:
         """Everything recorded about one player in an event, oldest first."""
@@ -684,16 +710,16 @@ class LogStore:
         if not refs:
             return ()
         sql = (
-            f"SELECT {_RECORD_COLUMNS} FROM {_RECORD_FROM}"
-            f" WHERE r.player_ref IN ({','.join('?' * len(refs))}) AND e.uuid = ?"
-            " AND r.infraction = ? AND r.deleted = 0"
+            f"SELECT {_RECORD_COLUMNS} FROM {_BY_PLAYER}"
+            f" WHERE player_ref IN ({','.join('?' * len(refs))}) AND event_id = ?"
+            " AND infraction = ? AND deleted = 0"
         )
-        parameters: list[object] = [*refs, event_id, infraction_id]
+        parameters: list[object] = [*refs, self._event_rowid(None, event_id), infraction_id]
         if before is not None:
-            sql += " AND r.uuid != ? AND r.created_us <= ?"
+            sql += " AND uuid != ? AND created_us <= ?"
             parameters += [before.id, to_us(before.created_at)]
-        sql += " ORDER BY r.created_us, r.id"
-        return _records_from(self._read(sql, parameters))
+        sql += " ORDER BY created_us, id"
+        return self._build(self._read(sql, parameters))
 
     # -- tardiness ------------------------------------------------------------------------------
 
@@ -749,13 +775,13 @@ class LogStore:
             for record in incoming.records:
                 record = replace(record, event_id=local_uuid)
                 rows = db.execute(
-                    f"SELECT {_RECORD_COLUMNS} FROM {_RECORD_FROM} WHERE r.uuid = ?", (record.id,)
+                    f"SELECT {_RECORD_COLUMNS} FROM records WHERE uuid = ?", (record.id,)
                 ).fetchall()
                 if not rows:
                     self._insert_record(db, rowid, record)
                     added += 1
                     continue
-                local = _records_from(rows)[0]
+                local = self._build(rows, db)[0]
                 if _incoming_wins(local, replace(record, event_id=local.event_id)):
                     self._update_record(db, record)
                     updated += 1
@@ -768,6 +794,68 @@ class LogStore:
         """An event and all its records, tombstones included, oldest first (for exports)."""
         event = self._event_or_fail(event_id)
         return event, self.records(event_id, newest_first=False, include_deleted=True)
+
+    def _build(self, rows: list[tuple], db: sqlite3.Connection | None = None) -> tuple[Record, ...]:
+        """Records from rows of `_RECORD_COLUMNS` (inside a write, pass its `db`)."""
+        players, events = self._players, self._event_uuids
+        if any(row[6] not in players for row in rows):
+            sql = "SELECT id, name, player_id FROM players"
+            found = db.execute(sql).fetchall() if db else self._read(sql)
+            players.update((ref, Player(name, player_id)) for ref, name, player_id in found)
+        if any(row[1] not in events for row in rows):
+            sql = "SELECT id, uuid FROM events"
+            found = db.execute(sql).fetchall() if db else self._read(sql)
+            events.update(found)
+            self._event_rowids.update((event_uuid, rowid) for rowid, event_uuid in found)
+        parse = datetime.fromisoformat
+        # Thousands of new objects (a whole event) would set off the cyclic garbage collector
+        # over and over, doubling the time; records hold no cycles, so it waits till the end.
+        pause_gc = len(rows) > 1000 and gc.isenabled()
+        if pause_gc:
+            gc.disable()
+        try:
+            return self._records(rows, players, events, parse)
+        finally:
+            if pause_gc:
+                gc.enable()
+
+    @staticmethod
+    def _records(
+        rows: list[tuple],
+        players: dict[int, Player],
+        events: dict[int, str],
+        parse: Callable[[str], datetime],
+    ) -> tuple[Record, ...]:
+        return tuple(
+            [
+                Record(
+                    record_uuid,
+                    events[event_rowid],
+                    parse(created_at),
+                    parse(updated_at),
+                    round_number,
+                    table,
+                    players[player_ref],
+                    infraction,
+                    tier,
+                    note,
+                    bool(deleted),
+                )
+                for (
+                    record_uuid,
+                    event_rowid,
+                    created_at,
+                    updated_at,
+                    round_number,
+                    table,
+                    player_ref,
+                    infraction,
+                    tier,
+                    note,
+                    deleted,
+                ) in rows
+            ]
+        )
 
     # -- maintenance ----------------------------------------------------------------------------
 
@@ -801,45 +889,6 @@ def _content(record: Record) -> tuple[str, ...]:
         record.note or "",
         iso(record.updated_at),
     )
-
-
-def _records_from(rows: list[tuple]) -> tuple[Record, ...]:
-    players: dict[tuple[str, str | None], Player] = {}
-    parse = datetime.fromisoformat
-    records = []
-    for (
-        record_uuid,
-        event_uuid,
-        created_at,
-        updated_at,
-        round_number,
-        table,
-        name,
-        player_id,
-        infraction,
-        tier,
-        note,
-        deleted,
-    ) in rows:
-        player = players.get((name, player_id))
-        if player is None:
-            player = players[(name, player_id)] = Player(name, player_id)
-        records.append(
-            Record(
-                record_uuid,
-                event_uuid,
-                parse(created_at),
-                parse(updated_at),
-                round_number,
-                table,
-                player,
-                infraction,
-                tier,
-                note,
-                bool(deleted),
-            )
-        )
-    return tuple(records)
 
 
 # -- opening helpers ---------------------------------------------------------------------------

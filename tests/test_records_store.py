@@ -73,6 +73,22 @@ def test_records_come_newest_first_for_the_screen_and_oldest_first_for_the_cli(
     assert [r.player.name for r in store.records(event_id, limit=2)] == ["D", "C"]
 
 
+def test_the_log_can_be_read_a_page_at_a_time(store: LogStore, event_id: str, clock: Clock) -> None:
+    clock.step = timedelta(0)  # every record at the same instant: pages must still not overlap
+    saved = [store.add_record(event_id, entry(f"P{n}", round_number=n % 2 + 1)) for n in range(7)]
+    for newest_first in (True, False):
+        pages, page = [], store.records(event_id, limit=3, newest_first=newest_first)
+        while page:
+            pages.append(page)
+            page = store.records(event_id, limit=3, newest_first=newest_first, after=page[-1])
+        assert [len(p) for p in pages] == [3, 3, 1]
+        expected = saved[::-1] if newest_first else saved
+        assert [r for p in pages for r in p] == expected
+    round_two = store.records(event_id, round_number=2, limit=2)
+    rest = store.records(event_id, round_number=2, after=round_two[-1])
+    assert [r.player.name for r in (*round_two, *rest)] == ["P5", "P3", "P1"]
+
+
 def test_records_sort_by_instant_not_by_text_across_utc_offsets(
     regulation: Regulation, tmp_path: Path
 ) -> None:
