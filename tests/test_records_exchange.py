@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 import tempfile
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -450,3 +451,32 @@ def test_times_keep_their_instant_through_an_export(device_a: LogStore) -> None:
     (copy,) = parse_export(json_bytes(json_export(device_a, event.id)), device_a.regulation).records
     assert copy.created_at == saved.created_at
     assert copy.created_at.utcoffset() == timedelta(hours=9)
+
+
+def test_a_merge_failing_halfway_changes_nothing(
+    device_a: LogStore, device_b: LogStore, tmp_path: Path
+) -> None:
+    """A fault in the database in the middle of an import (here a trigger refusing the third
+    record) rolls the whole import back, and the store forgets the rows it had made."""
+    event = device_a.current_event()
+    for name in ("新人一", "新人二", "爆発"):
+        device_a.add_record(event.id, entry(name, note=name))
+    device_b.add_record(device_b.current_event().id, entry("既存"))
+    before = everything(device_b)
+    saboteur = sqlite3.connect(tmp_path / "b" / "penalty-log.sqlite3")
+    saboteur.execute(
+        "CREATE TRIGGER refuse BEFORE INSERT ON records WHEN NEW.note = '爆発'"
+        " BEGIN SELECT RAISE(ABORT, 'refused by a test trigger'); END"
+    )
+    saboteur.commit()
+    saboteur.close()
+    with pytest.raises(LogError, match="nothing imported") as caught:
+        merge(device_b, json_export(device_a, event.id))
+    assert "\n" not in str(caught.value)
+    assert everything(device_b) == before
+    # The player rows the import had made were rolled back. Another program (a second window,
+    # the command line) now makes new ones under the same row numbers: B must show those.
+    with LogStore.open(device_b.regulation, device_b.path) as other:
+        added = other.add_record(other.current_event().id, entry("鈴木"))
+    assert device_b.record(added.id).player.name == "鈴木"  # type: ignore[union-attr]
+    assert [r.player.name for r in device_b.records(added.event_id)] == ["鈴木", "既存"]
