@@ -39,7 +39,7 @@ from regulation.model import Regulation
 
 from . import validate
 from .errors import InvalidInput, LogError
-from .model import Event, Player, Record, Round
+from .model import Event, Record, Round
 from .store import ImportedEvent, describe_fault, iso, now_local
 
 FORMAT = "ocg-penalty-guide/penalty-log"
@@ -273,7 +273,7 @@ def _record(
         updated_at=validate.iso_datetime(entry.get("updated_at"), f"{where}.updated_at"),
         round=validate.round_number(entry["round"], f"{where}.round"),
         table=validate.table_label(entry["table"], f"{where}.table"),
-        player=validate.player(Player(player.get("name"), player.get("id")), f"{where}.player"),
+        player=validate.player_from(player.get("name"), player.get("id"), f"{where}.player"),
         infraction_id=validate.infraction_id(
             regulation, entry.get("infraction"), f"{where}.infraction"
         ),

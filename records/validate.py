@@ -60,10 +60,14 @@ def round_number(value: Any, field: str = "round") -> int | None:
 
 
 def player(value: Player, field: str = "player") -> Player:
-    name = text(value.name, f"{field}.name", MAX_NAME, required=True, multiline=True)
-    player_id = text(value.player_id, f"{field}.id", MAX_PLAYER_ID)
-    assert name is not None  # required
-    return Player(name, player_id)
+    return player_from(value.name, value.player_id, field)
+
+
+def player_from(name: Any, player_id: Any, field: str = "player") -> Player:
+    """A Player from raw values (a form's, a file's), checked."""
+    cleaned = text(name, f"{field}.name", MAX_NAME, required=True, multiline=True)
+    assert cleaned is not None  # required
+    return Player(cleaned, text(player_id, f"{field}.id", MAX_PLAYER_ID))
 
 
 def infraction_id(regulation: Regulation, value: Any, field: str = "infraction") -> str:

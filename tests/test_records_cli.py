@@ -11,13 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
+from records_support import run_main
 
 from main import main
-
-try:
-    from records_support import run_main
-except ImportError:  # run from another directory
-    from tests.records_support import run_main
 
 RECORD_KEYS = {
     "id",

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from records_support import JST, Clock, entry, open_store
 
 from records import exchange
 from records.errors import InvalidInput, LogError
@@ -30,11 +31,6 @@ from records.exchange import (
 from records.model import Player, Record, Round
 from records.store import LogStore
 from regulation.model import Regulation
-
-try:
-    from records_support import JST, Clock, entry, open_store
-except ImportError:  # run from another directory
-    from tests.records_support import JST, Clock, entry, open_store
 
 AWKWARD_NAMES = [
     '山田, "太郎"',

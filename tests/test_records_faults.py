@@ -27,33 +27,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from records_support import (
+    WORKER,
+    child_env,
+    entry,
+    file_size_limit,
+    open_store,
+    run_main,
+    synthetic_export,
+    without_dac_override,
+)
 
 from records.paths import DATABASE_NAME
 from records.store import LogStore
 from regulation.model import Regulation
-
-try:
-    from records_support import (
-        WORKER,
-        child_env,
-        entry,
-        file_size_limit,
-        open_store,
-        run_main,
-        synthetic_export,
-        without_dac_override,
-    )
-except ImportError:  # run from another directory
-    from tests.records_support import (
-        WORKER,
-        child_env,
-        entry,
-        file_size_limit,
-        open_store,
-        run_main,
-        synthetic_export,
-        without_dac_override,
-    )
 
 
 def start_worker(*args: str, data_dir: Path) -> subprocess.Popen[str]:

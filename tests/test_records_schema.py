@@ -10,17 +10,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from records_support import Clock, open_store
 
 from records.errors import LogError
 from records.model import Player
 from records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Migration
 from records.store import LogStore
 from regulation.model import Regulation
-
-try:
-    from records_support import Clock, open_store
-except ImportError:  # run from another directory
-    from tests.records_support import Clock, open_store
 
 DATA = Path(__file__).resolve().parent / "data"
 RELEASED = {1: DATA / "penalty_log_v1.sql"}  # every released schema version, frozen

@@ -8,17 +8,13 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from records_support import JST, Clock, entry, open_store
 
 from records.errors import InvalidInput
 from records.model import Player, RecordInput, Round
 from records.paths import DATABASE_NAME, data_dir
 from records.store import LogStore
 from regulation.model import Regulation
-
-try:
-    from records_support import JST, Clock, entry, open_store
-except ImportError:  # run from another directory
-    from tests.records_support import JST, Clock, entry, open_store
 
 
 @pytest.fixture
