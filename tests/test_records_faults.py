@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -144,7 +145,7 @@ def test_kill_9_during_an_import_leaves_all_or_nothing(
         process = start_worker("import", str(export), data_dir=data_dir)
         out = lines(process)
         assert next(out) == "ready" and next(out) == "merging"
-        time.sleep(merge_time * (0.2 + 0.2 * attempt))
+        time.sleep(merge_time * (0.1, 0.3, 0.6)[attempt])  # while the merge runs
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
         path = data_dir / DATABASE_NAME
@@ -154,7 +155,7 @@ def test_kill_9_during_an_import_leaves_all_or_nothing(
         connection.close()
         assert count in (0, 3000), count
         outcomes.add(count)
-    assert 0 in outcomes  # at least one kill landed inside the import's transaction
+    assert 0 in outcomes  # a kill came before the end (else this proved nothing)
 
 
 # -- damaged files -------------------------------------------------------------------------------
@@ -280,9 +281,8 @@ def shared_folder() -> Iterator[Path]:
         yield folder
     finally:
         for path in (folder, *folder.rglob("*")):
-            if path.is_dir():
-                path.chmod(0o755)
-        subprocess.run(["rm", "-rf", str(folder)], check=False)
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_confined(args: list[str], data_dir: Path) -> subprocess.CompletedProcess[str]:
