@@ -17,9 +17,9 @@ from regulation.model import Regulation
 from .errors import InvalidInput, LogError
 from .exchange import export_csv, export_json, json_bytes, read_export, record_json, write_file
 from .model import Event, Player, Record, RecordInput
-from .repeats import REPEAT_PRINCIPLE_ID
 from .slip import slip_line
 from .store import LogStore
+from .tiers import REPEAT_PRINCIPLE_ID
 
 
 def log_command(

@@ -42,9 +42,9 @@ from .model import (
     Round,
 )
 from .paths import database_path
-from .repeats import next_tier_up
 from .schema import MIGRATIONS, Migration, check_not_newer, is_foreign, migrate
 from .tardiness import TardinessSuggestion, suggest_tardiness
+from .tiers import next_tier_up
 
 BUSY_TIMEOUT_S = 5.0  # another process (the command line, a second window) holding the lock
 SQLITE_HEADER = b"SQLite format 3\x00"
