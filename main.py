@@ -42,7 +42,38 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     search_parser.add_argument("--json", action="store_true")
     finder_parser = commands.add_parser("finder", help="the infraction finder's question tree")
     finder_parser.add_argument("--json", action="store_true")
+    _add_log_parser(commands)
     return parser.parse_args(argv)
+
+
+def _add_log_parser(commands: argparse._SubParsersAction) -> None:
+    log_parser = commands.add_parser("log", help="the penalty log: add, list, export, import")
+    log_commands = log_parser.add_subparsers(
+        dest="log_command", metavar="add|list|export|import", required=True, parser_class=_Parser
+    )
+    add = log_commands.add_parser("add", help="record a penalty")
+    add.add_argument("--player", required=True, metavar="NAME")
+    add.add_argument("--player-id", metavar="ID")
+    add.add_argument("--infraction", required=True, metavar="ID")
+    add.add_argument("--tier", metavar="TIER_ID", help="default: the infraction's tier")
+    add.add_argument("--round", type=int, metavar="N")
+    add.add_argument("--table", metavar="T")
+    add.add_argument("--note", metavar="TEXT")
+    add.add_argument("--event", metavar="NAME", help="default: the current event")
+    add.add_argument("--json", action="store_true")
+    listing = log_commands.add_parser("list", help="an event's records, oldest first")
+    listing.add_argument("--event", metavar="NAME")
+    who = listing.add_mutually_exclusive_group()
+    who.add_argument("--player", metavar="NAME")
+    who.add_argument("--player-id", metavar="ID")
+    listing.add_argument("--json", action="store_true")
+    export = log_commands.add_parser("export", help="an event as CSV or JSON")
+    export.add_argument("--event", metavar="NAME")
+    export.add_argument("--format", required=True, choices=("csv", "json"))
+    export.add_argument("-o", dest="output", metavar="FILE", help="default: standard output")
+    imported = log_commands.add_parser("import", help="merge another device's JSON export")
+    imported.add_argument("file", metavar="FILE")
+    imported.add_argument("--json", action="store_true")
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -60,6 +91,10 @@ def run_command(args: argparse.Namespace) -> int:
     if finder is not None:
         finder_command(finder, args.json)
         return 0
+    if args.command == "log":
+        from records.cli import log_command
+
+        return log_command(args, regulation)
     if args.command == "list":
         list_command(regulation, args.json)
         return 0

@@ -1,0 +1,165 @@
+"""`main.py log add | list | export | import`: the penalty log on the command line.
+
+Argument parsing lives in main.py; the contract (options, JSON shapes) is in README.md. Every
+fault is one line on stderr and a non-zero exit: 2 for a bad value, 1 for anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from regulation.model import Regulation
+
+from .errors import InvalidInput, LogError
+from .exchange import export_csv, export_json, json_bytes, read_export, record_json, write_file
+from .model import Event, Player, Record, RecordInput
+from .slip import slip_line
+from .store import LogStore
+from .tiers import REPEAT_PRINCIPLE_ID
+
+
+def log_command(
+    args: argparse.Namespace,
+    regulation: Regulation,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        with LogStore.open(regulation) as store:
+            if store.recovery:
+                err.write(f"warning: {store.recovery.message}\n")
+            if store.migration_backup:
+                err.write(
+                    f"note: the penalty log was upgraded; the old file was kept as "
+                    f"{store.migration_backup}\n"
+                )
+            command = {"add": _add, "list": _list, "export": _export, "import": _import}
+            return command[args.log_command](store, args, out)
+    except InvalidInput as exc:
+        err.write(f"error: {exc}\n")
+        return 2
+    except LogError as exc:
+        err.write(f"error: {exc}\n")
+        return 1
+
+
+def _print_json(payload: dict[str, Any], out: TextIO) -> None:
+    json.dump(payload, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _event(store: LogStore, name: str | None, *, create: bool) -> Event:
+    """--event NAME (created by `add` when new), else the current event."""
+    if name is None:
+        return store.current_event()
+    found = store.event_by_name(name)
+    if found:
+        return found
+    if create:
+        return store.create_event(name)
+    known = ", ".join(repr(e.name) for e in store.events()[:5]) or "none yet"
+    raise InvalidInput(f"no event named {name!r} (events: {known})", "event", "unknown_id")
+
+
+def _add(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    event = _event(store, args.event, create=True)
+    entry = RecordInput(
+        player=Player(args.player, args.player_id),
+        infraction_id=args.infraction,
+        tier_id=args.tier,
+        round=args.round,
+        table=args.table,
+        note=args.note,
+    )
+    record = store.add_record(event.id, entry)
+    repeat = store.repeats_of(record)
+    if args.json:
+        _print_json(
+            {
+                "record": record_json(record, event.name),
+                "repeat_of": [r.id for r in repeat.previous],
+            },
+            out,
+        )
+        return 0
+    regulation = store.regulation
+    out.write(f"saved in {event.name!r}: {record.id}\n")
+    out.write(f"  {slip_line(record, regulation, 'ja', repeat.occurrence)}\n")
+    out.write(f"  {slip_line(record, regulation, 'en', repeat.occurrence)}\n")
+    if repeat.is_repeat:
+        principle = regulation.principle(REPEAT_PRINCIPLE_ID)
+        higher = regulation.tier(repeat.next_tier_id) if repeat.next_tier_id else None
+        out.write(
+            f"repeat: {len(repeat.previous)} earlier record(s) of this infraction for this "
+            f"player in this event ({', '.join(r.id for r in repeat.previous)})\n"
+        )
+        if principle:
+            out.write(f"  {principle.text.ja}\n  {principle.text.en}\n")
+        if higher:
+            out.write(
+                f"  the judge may apply {higher.title.en} ({higher.title.ja}); "
+                f"the tier recorded is {record.tier_id}, unchanged\n"
+            )
+    return 0
+
+
+def _list(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    event = _event(store, args.event, create=False)
+    player = Player(args.player) if args.player is not None else None
+    if player is not None and not player.name.strip():
+        raise InvalidInput("--player: required", "player.name", "required")
+    records = store.records(event.id, player=player, player_id=args.player_id, newest_first=False)
+    if args.json:
+        _print_json({"records": [record_json(r, event.name) for r in records]}, out)
+        return 0
+    out.write(f"{event.name}: {len(records)} record(s)\n")
+    for record in records:
+        _write_line(store, record, out)
+    return 0
+
+
+def _write_line(store: LogStore, record: Record, out: TextIO) -> None:
+    when = record.created_at.strftime("%Y-%m-%d %H:%M")
+    out.write(f"{when}  {slip_line(record, store.regulation, 'ja')}\n")
+    out.write(f"{'':16}  {slip_line(record, store.regulation, 'en')}  [{record.id}]\n")
+
+
+def _export(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    event, records = store.export_records(_event(store, args.event, create=False).id)
+    if args.format == "csv":
+        data = export_csv(event, records, store.regulation)
+    else:
+        data = json_bytes(export_json(event, records))
+    if args.output:
+        write_file(Path(args.output), data)
+        live = sum(not r.deleted for r in records)
+        out.write(f"exported {live} record(s) of {event.name!r} to {args.output}\n")
+        return 0
+    out.flush()
+    binary = getattr(out, "buffer", None)
+    if binary is not None:
+        binary.write(data)
+        binary.flush()
+    else:  # a text stream without bytes (tests): the same text
+        out.write(data.decode("utf-8"))
+    return 0
+
+
+def _import(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    imported = read_export(Path(args.file), store.regulation)
+    report = store.merge(imported)
+    if args.json:
+        _print_json(report.as_dict(), out)
+        return 0
+    created = " (new event)" if report.event_created else ""
+    out.write(
+        f"imported {args.file} into {report.event.name!r}{created}: added {report.added}, "
+        f"updated {report.updated}, unchanged {report.unchanged}\n"
+    )
+    return 0

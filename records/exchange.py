@@ -1,0 +1,306 @@
+"""Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
+
+JSON export, format version 1 (`FORMAT`, `FORMAT_VERSION`)::
+
+    {"format": "ocg-penalty-guide/penalty-log", "version": 1,
+     "exported_at": ISO, "app_version": "1.0.0",
+     "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
+               "rounds": [{"number": N, "assembly_at": ISO|null}…]},
+     "records": [RECORD + {"deleted": BOOL}…]}
+
+RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
+"updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
+"infraction", "tier", "note"}. Records are oldest first and include deletions (`"deleted":
+true`, kept so that a merge never brings a deleted record back). Readers ignore keys they do not
+know; a change that an older reader would misread gets a new `version`.
+
+`parse_export` refuses anything else (not JSON, no or another `format`, another version, a
+missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
+naming the file, the place and the fault.
+
+CSV: UTF-8 with a BOM (a Japanese spreadsheet then reads it as UTF-8), one row a live record,
+oldest first, columns `CSV_COLUMNS`. A text cell that a spreadsheet would take for a formula
+(starting with = + - @) gets a leading apostrophe.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+from regulation import APP_VERSION
+from regulation.model import Regulation
+
+from . import validate
+from .errors import InvalidInput, LogError
+from .model import Event, Record, Round
+from .store import ImportedEvent, describe_fault, iso, now_local
+
+FORMAT = "ocg-penalty-guide/penalty-log"
+FORMAT_VERSION = 1
+MAX_IMPORT_BYTES = 50 * 1024 * 1024
+CSV_COLUMNS = (
+    "record_id",
+    "event",
+    "created_at",
+    "updated_at",
+    "round",
+    "table",
+    "player_name",
+    "player_id",
+    "infraction_id",
+    "infraction_ja",
+    "infraction_en",
+    "tier_id",
+    "tier_ja",
+    "tier_en",
+    "note",
+)
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+# -- out ---------------------------------------------------------------------------------------
+
+
+def record_json(record: Record, event_name: str) -> dict[str, Any]:
+    """RECORD of the command-line contract."""
+    return {
+        "id": record.id,
+        "event": event_name,
+        "created_at": iso(record.created_at),
+        "updated_at": iso(record.updated_at),
+        "round": record.round,
+        "table": record.table,
+        "player": {"name": record.player.name, "id": record.player.player_id},
+        "infraction": record.infraction_id,
+        "tier": record.tier_id,
+        "note": record.note,
+    }
+
+
+def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "exported_at": iso(now_local()),
+        "app_version": APP_VERSION,
+        "event": {
+            "id": event.id,
+            "name": event.name,
+            "date": event.date.isoformat() if event.date else None,
+            "rounds": [
+                {
+                    "number": r.number,
+                    "assembly_at": iso(r.assembly_at) if r.assembly_at else None,
+                }
+                for r in event.rounds
+            ],
+        },
+        "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
+    }
+
+
+def json_bytes(payload: dict[str, Any]) -> bytes:
+    return (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _cell(value: str | None) -> str:
+    if not value:
+        return ""
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
+    """The live records of an event as CSV bytes (UTF-8 with BOM, CRLF rows)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for record in records:
+        if record.deleted:
+            continue
+        infraction = regulation.infraction(record.infraction_id)
+        tier = regulation.tier(record.tier_id)
+        writer.writerow(
+            (
+                record.id,
+                _cell(event.name),
+                iso(record.created_at),
+                iso(record.updated_at),
+                "" if record.round is None else str(record.round),
+                _cell(record.table),
+                _cell(record.player.name),
+                _cell(record.player.player_id),
+                record.infraction_id,
+                infraction.title.ja if infraction else "",
+                infraction.title.en if infraction else "",
+                record.tier_id,
+                tier.title.ja if tier else "",
+                tier.title.en if tier else "",
+                _cell(record.note),
+            )
+        )
+    return out.getvalue().encode("utf-8-sig")
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Writes `data` to `path` whole or not at all (a temporary file, synced, then renamed)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as exc:
+        raise describe_fault(exc, path, "export not written") from None
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise describe_fault(exc, path, "export not written") from None
+
+
+# -- in ----------------------------------------------------------------------------------------
+
+
+def read_export(path: Path, regulation: Regulation) -> ImportedEvent:
+    """Reads and validates an export file. Raises LogError with one line; changes nothing."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_IMPORT_BYTES:
+            raise LogError(f"import refused: {path}: larger than {MAX_IMPORT_BYTES} bytes")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise describe_fault(exc, path, "import refused: cannot read the file") from None
+    return parse_export(data, regulation, str(path))
+
+
+def parse_export(data: bytes, regulation: Regulation, source: str = "import") -> ImportedEvent:
+    try:
+        return _parse(data, regulation)
+    except InvalidInput as exc:
+        raise InvalidInput(
+            f"import refused: {source}: {exc}; nothing was imported", exc.field, exc.reason
+        ) from None
+
+
+def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput("not a penalty log export (not UTF-8 text)") from None
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"not a penalty log export (not JSON: line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise InvalidInput(f'not a penalty log export (no "format": "{FORMAT}")')
+    version = payload.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise InvalidInput(f"version: not a format version: {version!r}", "version")
+    if version > FORMAT_VERSION:
+        raise InvalidInput(
+            f"made by a newer version of the app (format version {version}; "
+            f"this app reads {FORMAT_VERSION}): update the app",
+            "version",
+        )
+    event = _object(payload, "event", "event")
+    event_id = _uuid(event.get("id"), "event.id")
+    event_name = validate.event_name(event.get("name"), "event.name")
+    event_date = validate.iso_date(event.get("date"), "event.date")
+    rounds = []
+    numbers: set[int] = set()
+    for index, entry in enumerate(_list(event, "rounds", "event.rounds", required=False)):
+        where = f"event.rounds[{index}]"
+        if not isinstance(entry, dict):
+            raise InvalidInput(f"{where}: must be an object", where)
+        number = validate.round_number(entry.get("number"), f"{where}.number")
+        if number is None:
+            raise InvalidInput(f"{where}.number: required", f"{where}.number", "required")
+        if number in numbers:
+            raise InvalidInput(f"{where}: round {number} given twice", where, "duplicate")
+        numbers.add(number)
+        at = entry.get("assembly_at")
+        rounds.append(
+            Round(number, None if at is None else validate.iso_datetime(at, f"{where}.assembly_at"))
+        )
+    records = []
+    seen: set[str] = set()
+    for index, entry in enumerate(_list(payload, "records", "records")):
+        record = _record(entry, f"records[{index}]", event_id, event_name, regulation)
+        if record.id in seen:
+            raise InvalidInput(
+                f"records[{index}].id: {record.id} appears twice",
+                f"records[{index}].id",
+                "duplicate",
+            )
+        seen.add(record.id)
+        records.append(record)
+    return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records))
+
+
+def _record(
+    entry: Any, where: str, event_id: str, event_name: str, regulation: Regulation
+) -> Record:
+    if not isinstance(entry, dict):
+        raise InvalidInput(f"{where}: must be an object", where)
+    if entry.get("event") != event_name:
+        raise InvalidInput(
+            f"{where}.event: {entry.get('event')!r} is not the exported event {event_name!r}",
+            f"{where}.event",
+        )
+    player = _object(entry, "player", f"{where}.player")
+    for key in ("round", "table", "note"):
+        if key not in entry:
+            raise InvalidInput(
+                f"{where}.{key}: missing (null when empty)", f"{where}.{key}", "required"
+            )
+    deleted = entry.get("deleted", False)
+    if not isinstance(deleted, bool):
+        raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
+    return Record(
+        id=_uuid(entry.get("id"), f"{where}.id"),
+        event_id=event_id,
+        created_at=validate.iso_datetime(entry.get("created_at"), f"{where}.created_at"),
+        updated_at=validate.iso_datetime(entry.get("updated_at"), f"{where}.updated_at"),
+        round=validate.round_number(entry["round"], f"{where}.round"),
+        table=validate.table_label(entry["table"], f"{where}.table"),
+        player=validate.player_from(player.get("name"), player.get("id"), f"{where}.player"),
+        infraction_id=validate.infraction_id(
+            regulation, entry.get("infraction"), f"{where}.infraction"
+        ),
+        tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
+        note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
+        deleted=deleted,
+    )
+
+
+def _object(parent: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = parent.get(key)
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{where}: missing or not an object", where, "required")
+    return value
+
+
+def _list(parent: dict[str, Any], key: str, where: str, *, required: bool = True) -> list[Any]:
+    value = parent.get(key, None if required else [])
+    if not isinstance(value, list):
+        raise InvalidInput(f"{where}: missing or not a list", where, "required")
+    return value
+
+
+def _uuid(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{where}: missing or not a UUID", where, "required")
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise InvalidInput(f"{where}: not a UUID: {value!r}", where) from None

@@ -1,0 +1,141 @@
+"""The penalty log as typed, immutable values: what the store returns and the screens show.
+
+Times are timezone-aware `datetime`s (ISO 8601 with offset when written out); ids of events and
+records are UUID strings, stable across devices so that exports merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from .identity import id_key, name_key
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player as the judge wrote them: a name and, when known, a player ID."""
+
+    name: str
+    player_id: str | None = None
+
+    @property
+    def name_key(self) -> str:
+        return name_key(self.name)
+
+    @property
+    def id_key(self) -> str | None:
+        return id_key(self.player_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A round of an event; its assembly time (集合時間) turns "arrived now" into minutes late."""
+
+    number: int  # 1-based
+    assembly_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A tournament: records belong to exactly one."""
+
+    id: str  # UUID
+    name: str  # unique on this device
+    date: date | None
+    rounds: tuple[Round, ...] = ()
+
+    def round(self, number: int) -> Round | None:
+        return next((r for r in self.rounds if r.number == number), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordInput:
+    """What the record form collects. `tier_id` None means the infraction's own tier."""
+
+    player: Player
+    infraction_id: str
+    tier_id: str | None = None
+    round: int | None = None
+    table: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`)."""
+
+    id: str  # UUID
+    event_id: str  # the event's UUID
+    created_at: datetime
+    updated_at: datetime
+    round: int | None
+    table: str | None
+    player: Player
+    infraction_id: str
+    tier_id: str
+    note: str | None
+    deleted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatCheck:
+    """Earlier records of the same player with the same infraction in the same event.
+
+    The regulation lets the judge apply a higher penalty to a repeated infraction (同一の違反を
+    繰り返した場合、ジャッジはより上位の罰則を適用できる); the log only says so and names the
+    next tier up from the tier being applied. It never changes a tier itself.
+    """
+
+    previous: tuple[Record, ...]  # oldest first
+    next_tier_id: str | None  # None above Total Disqualification
+
+    @property
+    def is_repeat(self) -> bool:
+        return bool(self.previous)
+
+    @property
+    def occurrence(self) -> int:
+        """1 for a first infraction, 2 for the first repeat, …"""
+        return len(self.previous) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's line in an event's player list."""
+
+    player: Player
+    records: int
+    highest_tier_id: str
+    last_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MergeReport:
+    """What importing another device's export did."""
+
+    event: Event
+    added: int
+    updated: int
+    unchanged: int
+    event_created: bool = False
+
+    def as_dict(self) -> dict[str, int]:
+        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """A damaged or foreign database file found at start-up, moved aside (never deleted)."""
+
+    original: Path
+    moved_to: Path
+    fault: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"the penalty log {self.original} could not be read ({self.fault}); "
+            f"it was kept as {self.moved_to.name} and a new log was started"
+        )

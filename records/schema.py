@@ -1,0 +1,177 @@
+"""The database schema, as numbered migrations, and the runner that applies them.
+
+The schema version is SQLite's `PRAGMA user_version`; `PRAGMA application_id` marks the file as
+a penalty log, so that a foreign SQLite file is never mistaken for one. Migrations only ever
+get appended: a released migration is never edited (tests/test_records_schema.py migrates a
+frozen copy of every released version and compares it with a fresh database). Before a file
+at version ≥ 1 is migrated, a copy is taken with SQLite's backup API and kept beside it; the
+migration itself runs in one transaction, so a failure leaves the file as it was.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .errors import LogError
+
+APPLICATION_ID = 0x4F434750  # "OCGP"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int  # the user_version after it
+    summary: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "events, rounds, players, records (with tombstones), settings",
+        (
+            """CREATE TABLE events (
+                id INTEGER PRIMARY KEY,
+                uuid TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL UNIQUE,
+                date TEXT,                      -- YYYY-MM-DD
+                created_at TEXT NOT NULL        -- ISO 8601 with offset
+            )""",
+            """CREATE TABLE rounds (
+                event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+                number INTEGER NOT NULL CHECK (number >= 1),
+                assembly_at TEXT,               -- ISO 8601 with offset
+                PRIMARY KEY (event_id, number)
+            ) WITHOUT ROWID""",
+            # A player as written (name + optional ID); identity keys per records/identity.py.
+            """CREATE TABLE players (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                player_id TEXT,
+                name_key TEXT NOT NULL,
+                id_key TEXT,
+                search_words TEXT NOT NULL,
+                search_compact TEXT NOT NULL,
+                last_used_us INTEGER NOT NULL
+            )""",
+            "CREATE UNIQUE INDEX players_as_written ON players(name, ifnull(player_id, ''))",
+            "CREATE INDEX players_by_name_key ON players(name_key)",
+            "CREATE INDEX players_by_id_key ON players(id_key)",
+            # created_us / updated_us: the same instants as created_at / updated_at, in
+            # microseconds since the epoch, for ordering and comparing across UTC offsets.
+            """CREATE TABLE records (
+                id INTEGER PRIMARY KEY,
+                uuid TEXT NOT NULL UNIQUE,
+                event_id INTEGER NOT NULL REFERENCES events(id),
+                player_ref INTEGER NOT NULL REFERENCES players(id),
+                round INTEGER CHECK (round IS NULL OR round >= 1),
+                table_label TEXT,
+                infraction TEXT NOT NULL,
+                tier TEXT NOT NULL,
+                note TEXT,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                created_us INTEGER NOT NULL,
+                updated_us INTEGER NOT NULL,
+                deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+            )""",
+            "CREATE INDEX records_by_event_time ON records(event_id, created_us)",
+            "CREATE INDEX records_by_player ON records(player_ref, event_id, infraction)",
+            "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        ),
+    ),
+)
+
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+def user_version(connection: sqlite3.Connection) -> int:
+    return int(connection.execute("PRAGMA user_version").fetchone()[0])
+
+
+def application_id(connection: sqlite3.Connection) -> int:
+    return int(connection.execute("PRAGMA application_id").fetchone()[0])
+
+
+def is_foreign(connection: sqlite3.Connection) -> bool:
+    """A SQLite file that is not (and is not about to become) a penalty log."""
+    if application_id(connection) == APPLICATION_ID:
+        return False
+    has_tables = connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+    return bool(has_tables) or user_version(connection) != 0
+
+
+def check_not_newer(connection: sqlite3.Connection, path: Path, known: int) -> None:
+    """Refuses a file written by a newer app (its schema is unknown here), before any write."""
+    found = user_version(connection)
+    if found > known:
+        raise LogError(
+            f"the penalty log {path} was written by a newer version of the app "
+            f"(schema {found}, this app knows {known}): update the app; the file was not changed"
+        )
+
+
+def backup_path(path: Path, version: int, now: datetime) -> Path:
+    """penalty-log.v1-backup-20261130T130501.sqlite3, never an existing file's name."""
+    stamp = now.strftime("%Y%m%dT%H%M%S")
+    candidate = path.with_name(f"{path.stem}.v{version}-backup-{stamp}{path.suffix}")
+    counter = 1
+    while candidate.exists():
+        counter += 1
+        candidate = path.with_name(f"{path.stem}.v{version}-backup-{stamp}-{counter}{path.suffix}")
+    return candidate
+
+
+def take_backup(connection: sqlite3.Connection, target: Path) -> None:
+    """A consistent copy of the open database, with SQLite's online backup API."""
+    copy = sqlite3.connect(target)
+    try:
+        connection.backup(copy)
+    finally:
+        copy.close()
+
+
+def migrate(
+    connection: sqlite3.Connection,
+    path: Path,
+    now: datetime,
+    migrations: Sequence[Migration] = MIGRATIONS,
+) -> Path | None:
+    """Brings the database to the newest version; returns the backup taken, if any.
+
+    `connection` must be in autocommit mode (isolation_level None).
+    """
+    target = migrations[-1].version
+    check_not_newer(connection, path, target)
+    found = user_version(connection)
+    if found == target:
+        return None
+    backup = None
+    if found > 0:
+        backup = backup_path(path, found, now)
+        try:
+            take_backup(connection, backup)
+        except (sqlite3.Error, OSError) as exc:
+            raise LogError(
+                f"the penalty log {path} needs an upgrade, but its backup copy {backup} could "
+                f"not be written ({exc}); the file was not changed"
+            ) from None
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        found = user_version(connection)  # another process may have migrated meanwhile
+        for migration in migrations:
+            if migration.version > found:
+                for statement in migration.statements:
+                    connection.execute(statement)
+        if found == 0:
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        connection.execute(f"PRAGMA user_version = {target}")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return backup

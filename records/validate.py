@@ -1,0 +1,144 @@
+"""The rules every value obeys before it reaches the database, wherever it came from (the
+record form, the command line, another device's export)."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import date, datetime
+from typing import Any
+
+from regulation.model import Regulation
+
+from .errors import InvalidInput
+from .model import Player, RecordInput
+
+MAX_NAME = 100
+MAX_PLAYER_ID = 64
+MAX_TABLE = 32
+MAX_NOTE = 2000
+MAX_EVENT_NAME = 100
+MAX_ROUND = 999
+_LINE_BREAKS = frozenset("\n\t")  # allowed in names and notes; every other control refused
+
+
+def text(
+    value: Any, field: str, limit: int, *, required: bool = False, multiline: bool = False
+) -> str | None:
+    """Stripped text, None when empty and not required. Refuses other types, over-long text
+    and control characters (line breaks, as \n, and tabs only where `multiline`)."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field}: must be text", field, "format")
+    if multiline:  # one kind of line break, whatever the keyboard or the paste sent
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    value = value.strip()
+    if not value:
+        if required:
+            raise InvalidInput(f"{field}: required", field, "required")
+        return None
+    if len(value) > limit:
+        raise InvalidInput(f"{field}: longer than {limit} characters", field, "too_long")
+    for char in value:
+        if unicodedata.category(char) == "Cc" and not (multiline and char in _LINE_BREAKS):
+            raise InvalidInput(
+                f"{field}: contains a control character (U+{ord(char):04X})",
+                field,
+                "control_character",
+            )
+    return value
+
+
+def round_number(value: Any, field: str = "round") -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{field}: must be a whole number", field, "format")
+    if not 1 <= value <= MAX_ROUND:
+        raise InvalidInput(f"{field}: must be 1 to {MAX_ROUND}", field, "out_of_range")
+    return value
+
+
+def player(value: Player, field: str = "player") -> Player:
+    return player_from(value.name, value.player_id, field)
+
+
+def player_from(name: Any, player_id: Any, field: str = "player") -> Player:
+    """A Player from raw values (a form's, a file's), checked."""
+    cleaned = text(name, f"{field}.name", MAX_NAME, required=True, multiline=True)
+    assert cleaned is not None  # required
+    return Player(cleaned, text(player_id, f"{field}.id", MAX_PLAYER_ID))
+
+
+def infraction_id(regulation: Regulation, value: Any, field: str = "infraction") -> str:
+    if not isinstance(value, str) or regulation.infraction(value) is None:
+        raise InvalidInput(f"{field}: unknown infraction id {value!r}", field, "unknown_id")
+    return value
+
+
+def tier_id(regulation: Regulation, value: Any, field: str = "tier") -> str:
+    if not isinstance(value, str) or regulation.tier(value) is None:
+        raise InvalidInput(f"{field}: unknown tier id {value!r}", field, "unknown_id")
+    return value
+
+
+def record_input(regulation: Regulation, entry: RecordInput) -> RecordInput:
+    """`entry` cleaned, with the tier filled in from the infraction when not chosen."""
+    infraction = infraction_id(regulation, entry.infraction_id)
+    tier = entry.tier_id
+    if tier is None or (isinstance(tier, str) and not tier.strip()):
+        found = regulation.infraction(infraction)
+        assert found is not None
+        tier = found.penalty.id
+    return RecordInput(
+        player=player(entry.player),
+        infraction_id=infraction,
+        tier_id=tier_id(regulation, tier),
+        round=round_number(entry.round),
+        table=table_label(entry.table),
+        note=text(entry.note, "note", MAX_NOTE, multiline=True),
+    )
+
+
+def table_label(value: Any, field: str = "table") -> str | None:
+    """A table number or label; width-folded (１２ → 12) so that one table has one spelling."""
+    cleaned = text(value, field, MAX_TABLE)
+    return unicodedata.normalize("NFKC", cleaned) if cleaned else None
+
+
+def event_name(value: Any, field: str = "event.name") -> str:
+    name = text(value, field, MAX_EVENT_NAME, required=True)
+    assert name is not None
+    return name
+
+
+def aware(value: datetime, field: str) -> datetime:
+    if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidInput(f"{field}: must be a date and time with a UTC offset", field, "format")
+    return value
+
+
+def iso_datetime(value: Any, field: str) -> datetime:
+    """An ISO 8601 date and time with offset, as written in an export."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field}: must be an ISO 8601 date and time", field, "format")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(
+            f"{field}: not an ISO 8601 date and time: {value!r}", field, "format"
+        ) from None
+    return aware(parsed, field)
+
+
+def iso_date(value: Any, field: str) -> date | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field}: must be a date (YYYY-MM-DD)", field, "format")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(
+            f"{field}: not a date (YYYY-MM-DD): {value!r}", field, "format"
+        ) from None

@@ -1,0 +1,80 @@
+"""The match-slip line: what a judge writes on the slip, in Japanese and English."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from records.model import Player, Record
+from records.slip import ordinal, slip_line
+from regulation.model import Regulation
+
+AT = datetime(2026, 11, 28, 13, 5, tzinfo=timezone(timedelta(hours=9)))
+
+
+def record(**fields: object) -> Record:
+    values: dict[str, object] = {
+        "id": "5f0c0c8e-1111-4c1e-9f4e-000000000001",
+        "event_id": "e",
+        "created_at": AT,
+        "updated_at": AT,
+        "round": 3,
+        "table": "12",
+        "player": Player("山田太郎", "0012"),
+        "infraction_id": "drew-extra-cards",
+        "tier_id": "warning",
+        "note": "メモは書かない",
+    }
+    values.update(fields)
+    return Record(**values)  # type: ignore[arg-type]
+
+
+def test_full_line_in_both_languages(regulation: Regulation) -> None:
+    assert slip_line(record(), regulation, "ja") == (
+        "3回戦 12卓 山田太郎（ID 0012） 警告：故意ではなく、過剰にカードを引いた"
+    )
+    assert slip_line(record(), regulation, "en") == (
+        "R3 T12 山田太郎 (ID 0012) Warning: Unintentionally drew extra cards"
+    )
+
+
+def test_the_recorded_tier_is_shown_not_the_infractions(regulation: Regulation) -> None:
+    upgraded = record(tier_id="duel-forfeiture")
+    assert "デュエルの敗北：" in slip_line(upgraded, regulation, "ja")
+    assert "Duel Forfeiture:" in slip_line(upgraded, regulation, "en")
+
+
+def test_missing_round_table_and_id_are_left_out(regulation: Regulation) -> None:
+    bare = record(round=None, table=None, player=Player("Smith"))
+    assert slip_line(bare, regulation, "ja") == "Smith 警告：故意ではなく、過剰にカードを引いた"
+    assert slip_line(bare, regulation, "en") == "Smith Warning: Unintentionally drew extra cards"
+
+
+def test_repeat_mark_and_one_line_whatever_the_name_holds(regulation: Regulation) -> None:
+    odd = record(player=Player("山田\n太郎", None), table="A-3")
+    ja = slip_line(odd, regulation, "ja", occurrence=2)
+    en = slip_line(odd, regulation, "en", occurrence=3)
+    assert ja == "3回戦 A-3卓 山田 太郎 警告：故意ではなく、過剰にカードを引いた（同一違反2回目）"
+    assert en == "R3 Table A-3 山田 太郎 Warning: Unintentionally drew extra cards (3rd time)"
+    assert "\n" not in ja + en
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (101, "101st"),
+        (111, "111th"),
+    ],
+)
+def test_ordinals(number: int, text: str) -> None:
+    assert ordinal(number) == text
