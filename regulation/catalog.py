@@ -12,7 +12,8 @@ from __future__ import annotations
 import gettext
 from pathlib import Path
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+from .paths import LOCALES_DIR
+
 DOMAIN = "messages"
 
 

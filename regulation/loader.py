@@ -25,9 +25,7 @@ from .model import (
     Text,
     Tier,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
-RULES_PATH = ROOT / "assets" / "rules_ja.yaml"
+from .paths import RULES_PATH
 
 # Parsed YAML is cached as JSON under the file's hash, like .pyc for source: importing and
 # running PyYAML costs more than everything else at start-up, reading JSON almost nothing.

@@ -33,22 +33,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .highlight import SPAN_KEYS, Shown, Spans, spans
 from .model import Entry, Regulation, Section, entry_title
-from .normalize import (
-    HIRAGANA,
-    KANJI,
-    KATAKANA,
-    LATIN,
-    OTHER,
-    WORD_PATTERN,
-    Folded,
-    fold,
-    fold_with_offsets,
-    has_japanese,
-    script,
-    stem,
-    within_one_edit,
-)
+from .normalize import KANJI_PATTERN, WORD_PATTERN, fold, stem, within_one_edit
+from .query import Query, Term, parse
 
 # Field weights: where a match is found.
 TITLE = 10.0
@@ -78,25 +66,7 @@ RELATIVE_FLOOR = 0.1
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
 TYPO_MIN_LENGTH = 5  # the issue's rule: one edit in words of five letters or more
-# Bounds that keep any input, even a pasted page, to a bounded amount of work.
-MAX_QUERY_CHARS = 200
-MAX_TERMS = 12
-MAX_TERM_CHARS = 32  # a Japanese run without a script change longer than this is cut
-
-# Words that carry no meaning in a judge's query; dropped unless the query is nothing else.
-STOPWORDS = frozenset(
-    {
-        *("a", "an", "the", "this", "that", "of", "to", "in", "on", "at", "for", "with", "by"),
-        *("from", "as", "and", "or", "it", "its", "his", "her", "their", "my", "me", "i", "he"),
-        *("she", "they", "them", "be", "is", "was", "are", "were", "been"),
-    }
-)
-
 NEGATIONS = frozenset({"no", "not", "non", "without", "never"})
-
-SPAN_KEYS = ("title.ja", "title.en", "text.ja", "text.en")
-
-Spans = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,134 +81,6 @@ class SearchHit:
     entry: Entry
     score: float
     spans: Mapping[str, Spans] = field(compare=False, hash=False)
-
-
-@dataclass(frozen=True, slots=True)
-class _Term:
-    """One term of the query, in folded form."""
-
-    text: str
-    is_word: bool  # a Latin word or number (word index) rather than Japanese (pair index)
-    # For Japanese with okurigana (決めた, 引きすぎた): its leading kanji (決, 引), a weaker
-    # fallback when the inflected form is nowhere in the text.
-    core: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class _Query:
-    terms: tuple[_Term, ...]
-    whole: str  # the folded query, spaces collapsed, for the whole-field bonus
-    # Runs of Japanese that the query cut into several terms (わざと手札公開), and pairs of
-    # neighbouring English words (check in), both worth a bonus where found together.
-    phrases: tuple[str, ...] = ()
-    word_pairs: tuple[str, ...] = ()
-
-
-# Script changes that start a new word in Japanese typed without spaces: kana → kanji,
-# kanji ↔ katakana, to and from Latin. Kanji → hiragana does not (okurigana: 引きすぎ), nor
-# katakana → hiragana (a particle: スリーブに), nor digit → kanji (a counter: 39枚).
-_WORD_BREAKS = frozenset(
-    {
-        (HIRAGANA, KANJI),
-        (HIRAGANA, KATAKANA),
-        (HIRAGANA, LATIN),
-        (KATAKANA, KANJI),
-        (KATAKANA, LATIN),
-        (KANJI, KATAKANA),
-        (KANJI, LATIN),
-        (LATIN, KATAKANA),
-    }
-)
-# Particles that end a typed word (スリーブに, じゃんけんで, 罰則を): longest first.
-_PARTICLES = ("から", "まで", "より", "って", *"をにでとがはのもへや")
-
-
-def _parse(query: str) -> _Query:
-    """Cut a raw query into terms: Latin words, and Japanese words found by script changes."""
-    original = query[: MAX_QUERY_CHARS * 2]
-    folded = fold_with_offsets(original)
-    text = folded.text[:MAX_QUERY_CHARS]
-    scripts = [script(original[folded.original_span(i, i + 1)[0]]) for i in range(len(text))]
-    terms: list[_Term] = []
-    phrases: list[str] = []
-    chunks: list[str] = []
-    for match in _CHUNK_PATTERN.finditer(text):
-        chunk = match.group()
-        chunks.append(chunk)
-        if WORD_PATTERN.fullmatch(chunk):
-            terms.append(_Term(chunk, is_word=True))
-            continue
-        pieces = _japanese_words(chunk, scripts[match.start() : match.end()])
-        terms += pieces
-        if len(pieces) > 1:
-            phrases.append(_strip_particle(chunk))
-    meaningful = [term for term in terms if not _is_filler(term)]
-    unique = tuple(dict.fromkeys(meaningful or terms))[:MAX_TERMS]
-    word_pairs = tuple(
-        f"{stem(first)} {stem(second)}"
-        for first, second in itertools.pairwise(chunks)
-        if WORD_PATTERN.fullmatch(first) and WORD_PATTERN.fullmatch(second)
-    )
-    return _Query(unique, " ".join(chunks), tuple(phrases), word_pairs)
-
-
-_CHUNK_PATTERN = re.compile(r"\S+")
-
-
-def _japanese_words(chunk: str, scripts: list[str]) -> list[_Term]:
-    """The terms of a run of text without spaces, cut where the script changes."""
-    words: list[str] = []
-    start = 0
-    for index in range(1, len(chunk)):
-        previous, current = scripts[index - 1], scripts[index]
-        if (previous, current) in _WORD_BREAKS or (
-            previous != current and OTHER in (previous, current)
-        ):
-            words.append(chunk[start:index])
-            start = index
-    words.append(chunk[start:])
-    terms: list[_Term] = []
-    for word in words:
-        word = _strip_particle(word[:MAX_TERM_CHARS])
-        if WORD_PATTERN.fullmatch(word):
-            terms.append(_Term(word, is_word=True))  # DQに → dq
-        elif has_japanese(word) or not WORD_PATTERN.search(word):
-            terms.append(_Term(word, is_word=False, core=_kanji_core(word)))
-        else:
-            terms += [_Term(part, is_word=True) for part in WORD_PATTERN.findall(word)]
-    return terms
-
-
-def _strip_particle(word: str) -> str:
-    for particle in _PARTICLES:
-        if word.endswith(particle):
-            rest = word[: -len(particle)]
-            # Keep わざと whole: only a word that is more than a short kana run loses its tail.
-            if rest and (not _is_hiragana(rest) or len(rest) >= 3):
-                return rest
-            break
-    return word
-
-
-def _kanji_core(word: str) -> str:
-    """決めた → 決: the leading kanji (or digits) of a word that continues in hiragana."""
-    index = 0
-    while index < len(word) and not _is_hiragana(word[index]):
-        index += 1
-    if 0 < index < len(word) and has_japanese(word[:index]):
-        return word[:index]
-    return ""
-
-
-def _is_hiragana(text: str) -> bool:
-    return all("\u3041" <= char <= "\u309f" for char in text)
-
-
-def _is_filler(term: _Term) -> bool:
-    if term.is_word:
-        return term.text in STOPWORDS
-    # A lone hiragana (を, の, が, お) typed between words is a particle or a prefix.
-    return len(term.text) == 1 and _is_hiragana(term.text)
 
 
 def _pairs(text: str) -> set[str]:
@@ -273,7 +115,6 @@ def _section_strings(section: Section) -> list[tuple[float, list[str]]]:
 
 # One kanji: a query's lone kanji (傷) or the kanji of an inflected word (決 of 決めた) is looked
 # up in its own small index; a lone kana is a particle, rare enough alone to look for by scanning.
-_KANJI_PATTERN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
 
 # Words, and the line breaks between the fields of one weight (which end a phrase).
 _WORDS_AND_BREAKS = re.compile(WORD_PATTERN.pattern + "|\n")
@@ -310,7 +151,7 @@ class _DocumentKeys:
             self.word_pairs.update(dict.fromkeys(map("{} {}".format, stems, stems[1:]), weight))
         if non_ascii:
             self.pairs.update(dict.fromkeys(_pairs(non_ascii), weight))
-            self.kanji.update(dict.fromkeys(_KANJI_PATTERN.findall(non_ascii), weight))
+            self.kanji.update(dict.fromkeys(KANJI_PATTERN.findall(non_ascii), weight))
 
 
 def _only_negated(tokens: list[str]) -> set[str]:
@@ -363,7 +204,7 @@ class SearchIndex:
         self._kanji: Postings = defaultdict(dict)  # one kanji → documents
         self._whole_fields: Postings = defaultdict(dict)  # a whole title or alias → documents
         # Folded display strings (with offsets) for highlighting, filled on first use.
-        self._display: dict[int, tuple[_Shown, ...]] = {}
+        self._display: dict[int, tuple[Shown, ...]] = {}
         documents = [_entry_strings(regulation, entry) for entry in self._entries]
         documents += [_section_strings(section) for section in regulation.sections]
         for document, strings in enumerate(documents):
@@ -412,7 +253,7 @@ class SearchIndex:
 
     def search(self, query: str, limit: int | None = None) -> list[SearchHit]:
         """Entries matching `query`, best first; an empty or meaningless query finds nothing."""
-        parsed = _parse(query)
+        parsed = parse(query)
         if not parsed.terms or (limit is not None and limit < 1):
             return []
         total = len(self._entries)
@@ -467,7 +308,7 @@ class SearchIndex:
                     spread[entry_index] = score
         return spread
 
-    def _add_bonuses(self, parsed: _Query, scores: dict[int, float]) -> None:
+    def _add_bonuses(self, parsed: Query, scores: dict[int, float]) -> None:
         """Reward entries that have the query's words together, not just somewhere."""
         bonuses = [(self._whole_fields.get(parsed.whole, {}), WHOLE_FIELD_BONUS)]
         bonuses += [(self._word_pairs.get(pair, {}), PHRASE_BONUS) for pair in parsed.word_pairs]
@@ -477,7 +318,7 @@ class SearchIndex:
                 if entry_index in scores:
                     scores[entry_index] += weight * share
 
-    def _expansions(self, parsed: _Query) -> dict[str, dict[str, float]]:
+    def _expansions(self, parsed: Query) -> dict[str, dict[str, float]]:
         return {term.text: self._expand(term.text) for term in parsed.terms if term.is_word}
 
     def _expand(self, word: str) -> dict[str, float]:
@@ -514,7 +355,7 @@ class SearchIndex:
                     found[document] = score
         return found
 
-    def _score_japanese(self, term: _Term) -> dict[int, float]:
+    def _score_japanese(self, term: Term) -> dict[int, float]:
         """Document → score for one Japanese term: whole, in pieces, or by its kanji core."""
         found = {doc: weight * EXACT for doc, weight in self._exact_japanese(term.text).items()}
         if len(term.text) > 1:
@@ -530,7 +371,7 @@ class SearchIndex:
     def _exact_japanese(self, text: str) -> dict[int, float]:
         """Document → best weight of a field that contains `text` whole."""
         if len(text) == 1:
-            if _KANJI_PATTERN.fullmatch(text):
+            if KANJI_PATTERN.fullmatch(text):
                 return dict(self._kanji.get(text, {}))
             candidates: Iterable[int] = range(len(self._texts))  # a lone kana: look everywhere
         else:
@@ -573,26 +414,17 @@ class SearchIndex:
             if share >= MIN_PARTIAL_COVERAGE * rarity_sum
         }
 
-    # -- highlighting ------------------------------------------------------------------------
-
-    def match_spans(self, query: str, text: str) -> Spans:
-        """[start, end) offsets in `text` of what `query` matches, folded as search folds."""
-        parsed = _parse(query)
-        if not parsed.terms or not text:
-            return ()
-        return self._spans(parsed, self._expansions(parsed), _Shown.of(text, unindexed=True))
-
     def _hit_spans(
-        self, parsed: _Query, expansions: dict[str, dict[str, float]], entry_index: int
+        self, parsed: Query, expansions: dict[str, dict[str, float]], entry_index: int
     ) -> Mapping[str, Spans]:
         return MappingProxyType(
             {
-                key: self._spans(parsed, expansions, shown)
+                key: spans(parsed, expansions, shown)
                 for key, shown in zip(SPAN_KEYS, self._shown(entry_index), strict=True)
             }
         )
 
-    def _shown(self, entry_index: int) -> tuple[_Shown, ...]:
+    def _shown(self, entry_index: int) -> tuple[Shown, ...]:
         """An entry's displayed strings (SPAN_KEYS order), folded on first use and kept."""
         shown = self._display.get(entry_index)
         if shown is None:
@@ -600,101 +432,11 @@ class SearchIndex:
             title = entry_title(entry)
             body = self._regulation.body
             strings = (title.ja, title.en, body(entry, "ja"), body(entry, "en"))
-            shown = self._display[entry_index] = tuple(map(_Shown.of, strings))
+            shown = self._display[entry_index] = tuple(map(Shown.of, strings))
         return shown
-
-    def _spans(
-        self, parsed: _Query, expansions: dict[str, dict[str, float]], shown: _Shown
-    ) -> Spans:
-        found: list[tuple[int, int]] = []
-        for term in parsed.terms:
-            if not term.is_word:
-                if not shown.ascii:  # English has no Japanese to find
-                    found += _japanese_spans(term, shown.folded.text)
-                continue
-            for word in expansions[term.text].keys() & shown.words.keys():
-                found += shown.words[word]
-            if shown.unindexed:
-                # A string the index lacks (a screen's label): its new words by the same rules.
-                for word in shown.words.keys() - self._words.keys():
-                    if _word_matches(term.text, word):
-                        found += shown.words[word]
-        if not found:
-            return ()
-        return _merge_spans(shown.folded.original_span(start, end) for start, end in found)
-
-
-@dataclass(frozen=True, slots=True)
-class _Shown:
-    """A displayed string, folded, with where each of its words is (for highlighting)."""
-
-    folded: Folded
-    words: dict[str, list[tuple[int, int]]]  # folded word → its [start, end) in folded.text
-    ascii: bool
-    unindexed: bool  # not an entry's title or body, so it may have words the index lacks
-
-    @classmethod
-    def of(cls, text: str, unindexed: bool = False) -> _Shown:
-        folded = fold_with_offsets(text)
-        words: dict[str, list[tuple[int, int]]] = {}
-        for match in WORD_PATTERN.finditer(folded.text):
-            words.setdefault(match.group(), []).append(match.span())
-        return cls(folded, words, folded.text.isascii(), unindexed)
 
 
 def _best_first(item: tuple[float, int]) -> tuple[float, int]:
     """Sort key of (score, entry index): higher score first, ties in document order."""
     score, entry_index = item
     return -score, entry_index
-
-
-def _word_matches(term: str, word: str) -> bool:
-    """Whether a word of a displayed text answers a query word (the search's own rules)."""
-    if term == word or stem(term) == stem(word):
-        return True
-    if term.isdigit():
-        return False
-    if len(term) >= PREFIX_MIN_LENGTH and word.startswith(term):
-        return True
-    return len(term) >= TYPO_MIN_LENGTH and within_one_edit(term, word)
-
-
-def _japanese_spans(term: _Term, text: str) -> list[tuple[int, int]]:
-    """Where a Japanese term is in `text`: the whole term, else its longest pieces (two
-    characters or more) left to right, so カード引きすぎた lights カード in a title; and its
-    kanji core (決 of 決めた)."""
-    word = term.text
-    pieces = [word]
-    if word not in text:
-        pieces = []
-        start = 0
-        while start < len(word) - 1:
-            end = start + 2
-            if word[start:end] not in text:
-                start += 1
-                continue
-            # Every prefix of a substring is one: grow the piece while it is still found.
-            while end < len(word) and word[start : end + 1] in text:
-                end += 1
-            pieces.append(word[start:end])
-            start = end
-    if term.core:
-        pieces.append(term.core)
-    spans: list[tuple[int, int]] = []
-    for piece in pieces:
-        position = text.find(piece)
-        while position >= 0:
-            spans.append((position, position + len(piece)))
-            position = text.find(piece, position + len(piece))
-    return spans
-
-
-def _merge_spans(spans: Iterable[tuple[int, int]]) -> Spans:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
-        else:
-            merged.append((start, end))
-    return tuple(merged)

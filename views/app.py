@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import replace
-from pathlib import Path
 
 import flet as ft
 
 from regulation.catalog import Catalog, load_catalog
 from regulation.loader import load_regulation
 from regulation.model import Regulation
+from regulation.paths import ASSETS_DIR
 from regulation.search import SearchIndex
 
 from . import routes
@@ -43,8 +43,6 @@ from .state import (
 )
 from .theme import MASTER_PANE_WIDTH, WIDE_BREAKPOINT, apply_theme
 from .widgets import icon_button
-
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
 NAV_DESTINATIONS = (
     (ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV_TIERS),
