@@ -15,7 +15,10 @@ import yaml
 
 # Keys whose string values people read; ids, aliases and cross-references are not translated.
 TRANSLATABLE_KEYS = frozenset(
-    {"title", "points", "text", "remedy", "examples", "notes", "label", "heading", "penalty_label"}
+    {
+        *("title", "points", "text", "remedy", "examples", "notes", "label", "heading"),
+        *("penalty_label", "situations"),
+    }
 )
 
 
