@@ -134,6 +134,19 @@ def has_japanese(text: str) -> bool:
     return JAPANESE_PATTERN.search(text) is not None
 
 
+def pairs_of(text: str) -> set[str]:
+    """The character pairs of the non-ASCII runs of folded `text`: how Japanese is indexed.
+
+    A query term never has a space, so pairs across one never match; runs of plain ASCII are
+    the word index's business.
+    """
+    pairs: set[str] = set()
+    for run in text.split():
+        if not run.isascii():
+            pairs.update(map(str.__add__, run, run[1:]))
+    return pairs
+
+
 def is_hiragana(text: str) -> bool:
     """Whether `text` is hiragana only (an empty string is not)."""
     return HIRAGANA_PATTERN.fullmatch(text) is not None

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from .cues import Cues, read_cues
 from .normalize import (
     HIRAGANA,
     KANJI,
@@ -49,6 +51,7 @@ class Term:
     # For Japanese with okurigana (決めた, 引きすぎた): its leading kanji (決, 引), a weaker
     # fallback when the inflected form is nowhere in the text.
     core: str = ""
+    typed: str = ""  # as the judge typed it (ｽﾘｰﾌﾞ, Drew), for saying why a hit matched
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,7 @@ class Query:
     # neighbouring English words (check in), both worth a bonus where found together.
     phrases: tuple[str, ...] = ()
     word_pairs: tuple[str, ...] = ()
+    cues: Cues = field(default_factory=Cues)  # intent and quantities stated (regulation.cues)
 
 
 # Script changes that start a new word in Japanese typed without spaces: kana → kanji,
@@ -87,6 +91,13 @@ def parse(query: str) -> Query:
     folded = fold_with_offsets(original)
     text = folded.text[:MAX_QUERY_CHARS]
     scripts = [script(original[folded.original_span(i, i + 1)[0]]) for i in range(len(text))]
+    cues = read_cues(text)
+    # An intent word is a word of its own, however it is typed (わざと多く引いた).
+    cuts = {position for span in cues.spans for position in span}
+
+    def typed(start: int, end: int) -> str:
+        return original[slice(*folded.original_span(start, end))] if end > start else ""
+
     terms: list[Term] = []
     phrases: list[str] = []
     chunks: list[str] = []
@@ -94,43 +105,56 @@ def parse(query: str) -> Query:
         chunk = match.group()
         chunks.append(chunk)
         if WORD_PATTERN.fullmatch(chunk):
-            terms.append(Term(chunk, is_word=True))
+            terms.append(Term(chunk, is_word=True, typed=typed(*match.span())))
             continue
-        pieces = _japanese_words(chunk, scripts[match.start() : match.end()])
+        pieces = _japanese_words(chunk, match.start(), scripts, cuts, typed)
         terms += pieces
         if len(pieces) > 1:
             phrases.append(strip_particle(chunk))
     meaningful = [term for term in terms if not _is_filler(term)]
-    unique = tuple(dict.fromkeys(meaningful or terms))[:MAX_TERMS]
+    unique: dict[str, Term] = {}
+    for term in meaningful or terms:
+        unique.setdefault(term.text, term)  # one term per folded text, as first typed
     word_pairs = tuple(
         f"{stem(first)} {stem(second)}"
         for first, second in itertools.pairwise(chunks)
         if WORD_PATTERN.fullmatch(first) and WORD_PATTERN.fullmatch(second)
     )
-    return Query(unique, " ".join(chunks), tuple(phrases), word_pairs)
+    kept = tuple(unique.values())[:MAX_TERMS]
+    return Query(kept, " ".join(chunks), tuple(phrases), word_pairs, cues)
 
 
-def _japanese_words(chunk: str, scripts: list[str]) -> list[Term]:
-    """The terms of a run of text without spaces, cut where the script changes."""
-    words: list[str] = []
+def _japanese_words(
+    chunk: str,
+    offset: int,
+    scripts: list[str],
+    cuts: set[int],
+    typed: Callable[[int, int], str],
+) -> list[Term]:
+    """The terms of a run of text without spaces (at `offset` in the folded query), cut where
+    the script changes and around intent words."""
+    bounds: list[tuple[int, int]] = []
     start = 0
     for index in range(1, len(chunk)):
-        previous, current = scripts[index - 1], scripts[index]
-        if (previous, current) in _WORD_BREAKS or (
-            previous != current and OTHER in (previous, current)
+        previous, current = scripts[offset + index - 1], scripts[offset + index]
+        if (
+            (previous, current) in _WORD_BREAKS
+            or (previous != current and OTHER in (previous, current))
+            or offset + index in cuts
         ):
-            words.append(chunk[start:index])
+            bounds.append((start, index))
             start = index
-    words.append(chunk[start:])
+    bounds.append((start, len(chunk)))
     terms: list[Term] = []
-    for word in words:
-        word = strip_particle(word[:MAX_TERM_CHARS])
+    for start, end in bounds:
+        word = strip_particle(chunk[start:end][:MAX_TERM_CHARS])
+        as_typed = typed(offset + start, offset + start + len(word))
         if WORD_PATTERN.fullmatch(word):
-            terms.append(Term(word, is_word=True))  # DQに → dq
+            terms.append(Term(word, is_word=True, typed=as_typed))  # DQに → dq
         elif has_japanese(word) or not WORD_PATTERN.search(word):
-            terms.append(Term(word, is_word=False, core=_kanji_core(word)))
+            terms.append(Term(word, is_word=False, core=_kanji_core(word), typed=as_typed))
         else:
-            terms += [Term(part, is_word=True) for part in WORD_PATTERN.findall(word)]
+            terms += [Term(part, is_word=True, typed=part) for part in WORD_PATTERN.findall(word)]
     return terms
 
 

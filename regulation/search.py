@@ -33,16 +33,27 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .cues import DELIBERATE_FORM, THRESHOLDS, Intent, QuantityKind, intent_of
+from .explain import FIELDS, Cue, Field, FieldText, Why, explain
 from .highlight import SPAN_KEYS, Shown, Spans, spans
-from .model import Entry, Regulation, Section, entry_title
-from .normalize import KANJI_PATTERN, WORD_PATTERN, fold, stem, within_one_edit
+from .model import Entry, Infraction, Principle, Regulation, Section, Text, Tier, entry_title
+from .normalize import KANJI_PATTERN, WORD_PATTERN, fold, pairs_of, stem, within_one_edit
 from .query import Query, Term, parse
+from .readings import Readings, load_readings
 
 # Field weights: where a match is found.
 TITLE = 10.0
 ALIAS = 7.0
+SITUATION = 5.0  # the app's typical situations: the entry's own, but plain sentences
 SECTION = 3.0
 BODY = 2.0
+FIELD_OF_WEIGHT: dict[float, Field] = {
+    TITLE: "title",
+    ALIAS: "alias",
+    SITUATION: "situation",
+    SECTION: "section",
+    BODY: "body",
+}
 
 # Match qualities: how a term matched.
 EXACT = 1.0
@@ -51,6 +62,7 @@ PREFIX = 0.7
 TYPO = 0.5
 PARTIAL = 0.6  # a Japanese term found in pieces; scaled by the share found
 CORE = 0.5  # only the kanji of an inflected Japanese word (決 of 決めた)
+CORE_SHARE = 0.5  # …which counts as half a matched term (違 of 違う is not 違反)
 NEGATED = 0.5  # a word right after no/not/without
 
 # A Japanese term counts as matched when this (rarity-weighted) share of its pairs is found.
@@ -63,6 +75,14 @@ PHRASE_BONUS = 0.6
 RARITY_STRENGTH = 0.3
 # A hit scoring under this share of the best hit is dropped (see SearchIndex.search).
 RELATIVE_FLOOR = 0.1
+# Intent stated in the query (regulation.cues): entries of that intent are raised, entries of
+# the other lowered; a deliberate act's entry first takes the score of its accidental form.
+INTENT_RAISE = 1.5
+INTENT_LOWER = 0.4
+# A quantity read against the regulation's thresholds: the entry whose range holds it is raised
+# (with the best score of its siblings), the siblings whose range does not are lowered.
+QUANTITY_RAISE = 1.5
+QUANTITY_LOWER = 0.3
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
 TYPO_MIN_LENGTH = 5  # the issue's rule: one edit in words of five letters or more
@@ -75,42 +95,46 @@ class SearchHit:
 
     `spans` maps "title.ja", "title.en", "text.ja" and "text.en" to [start, end) character
     offsets of the matches in the displayed strings: the title (a principle's label) and
-    `Regulation.body(entry, lang)`.
+    `Regulation.body(entry, lang)`. `why` says briefly why it matched (regulation.explain).
     """
 
     entry: Entry
     score: float
     spans: Mapping[str, Spans] = field(compare=False, hash=False)
-
-
-def _pairs(text: str) -> set[str]:
-    """The character pairs of the non-ASCII runs of `text`: what the Japanese index keeps.
-
-    A query term never has a space, so pairs across one never match; runs of plain ASCII are
-    the word index's business.
-    """
-    pairs: set[str] = set()
-    for run in text.split():
-        if not run.isascii():
-            pairs.update(map(str.__add__, run, run[1:]))
-    return pairs
+    why: Why = field(default_factory=Why, compare=False, hash=False)
 
 
 Postings = dict[str, dict[int, float]]  # key → {document: best field weight}
 
 
-def _entry_strings(regulation: Regulation, entry: Entry) -> list[tuple[float, list[str]]]:
+def _situations(entry: Entry) -> tuple[Text, ...]:
+    return entry.situations if not isinstance(entry, Tier) else ()
+
+
+def _with_readings(readings: Readings, strings: list[str]) -> list[str]:
+    """`strings` and the readings of their Japanese (ちこく for 遅刻), one field with them."""
+    read = (readings.of(text) for text in strings if not text.isascii())
+    return strings + [reading for reading in read if reading]
+
+
+def _entry_strings(
+    regulation: Regulation, entry: Entry, readings: Readings
+) -> list[tuple[float, list[str]]]:
     """The strings that find `entry` itself, by field weight, lowest first."""
     title = entry_title(entry)
-    return [
+    situations = _situations(entry)
+    fields = [
         (BODY, [regulation.body(entry, "ja"), regulation.body(entry, "en")]),
+        (SITUATION, [text for situation in situations for text in (situation.ja, situation.en)]),
         (ALIAS, list(entry.aliases.all())),
         (TITLE, [title.ja, title.en]),
     ]
+    return [(weight, _with_readings(readings, strings)) for weight, strings in fields]
 
 
-def _section_strings(section: Section) -> list[tuple[float, list[str]]]:
-    return [(SECTION, [section.title.ja, section.title.en, *section.aliases.all()])]
+def _section_strings(section: Section, readings: Readings) -> list[tuple[float, list[str]]]:
+    strings = [section.title.ja, section.title.en, *section.aliases.all()]
+    return [(SECTION, _with_readings(readings, strings))]
 
 
 # One kanji: a query's lone kanji (傷) or the kanji of an inflected word (決 of 決めた) is looked
@@ -150,7 +174,7 @@ class _DocumentKeys:
             stems = list(map(stem, _WORDS_AND_BREAKS.findall(text)))
             self.word_pairs.update(dict.fromkeys(map("{} {}".format, stems, stems[1:]), weight))
         if non_ascii:
-            self.pairs.update(dict.fromkeys(_pairs(non_ascii), weight))
+            self.pairs.update(dict.fromkeys(pairs_of(non_ascii), weight))
             self.kanji.update(dict.fromkeys(KANJI_PATTERN.findall(non_ascii), weight))
 
 
@@ -166,14 +190,19 @@ class SearchIndex:
     """The regulation's entries, indexed once for ranked search in both languages."""
 
     __slots__ = (
+        "_deliberate_forms",
         "_display",
         "_entries",
+        "_explained",
+        "_intent",
         "_kanji",
         "_members",
         "_pairs",
+        "_readings",
         "_regulation",
         "_stem_words",
         "_texts",
+        "_thresholds",
         "_vocabulary",
         "_vocabulary_by_length",
         "_whole_fields",
@@ -181,8 +210,9 @@ class SearchIndex:
         "_words",
     )
 
-    def __init__(self, regulation: Regulation) -> None:
+    def __init__(self, regulation: Regulation, readings: Readings | None = None) -> None:
         self._regulation = regulation
+        self._readings = load_readings() if readings is None else readings
         self._entries: tuple[Entry, ...] = regulation.entries()
         # The index holds "documents": every entry (0 … n-1), then every section (n …), whose
         # name and aliases are indexed once and reach its infractions at query time.
@@ -205,8 +235,27 @@ class SearchIndex:
         self._whole_fields: Postings = defaultdict(dict)  # a whole title or alias → documents
         # Folded display strings (with offsets) for highlighting, filled on first use.
         self._display: dict[int, tuple[Shown, ...]] = {}
-        documents = [_entry_strings(regulation, entry) for entry in self._entries]
-        documents += [_section_strings(section) for section in regulation.sections]
+        # Folded fields and situations of an entry, for saying why it matched, on first use.
+        self._explained: dict[int, tuple[tuple[FieldText, ...], tuple[tuple[Text, FieldText], ...]]]
+        self._explained = {}
+        self._intent: list[Intent | None] = [
+            intent_of(entry.title.ja) if not isinstance(entry, Principle) else None
+            for entry in self._entries
+        ]
+        self._deliberate_forms = [
+            (entry_number[accidental], entry_number[deliberate])
+            for accidental, deliberate in DELIBERATE_FORM.items()
+            if accidental in entry_number and deliberate in entry_number
+        ]
+        self._thresholds: dict[QuantityKind, list[tuple[int, int, int | None]]] = {}
+        for threshold in THRESHOLDS:
+            if threshold.entry_id in entry_number:
+                self._thresholds.setdefault(threshold.kind, []).append(
+                    (entry_number[threshold.entry_id], threshold.low, threshold.high)
+                )
+        readings = self._readings
+        documents = [_entry_strings(regulation, entry, readings) for entry in self._entries]
+        documents += [_section_strings(section, readings) for section in regulation.sections]
         for document, strings in enumerate(documents):
             self._add_document(document, strings)
         self._vocabulary: list[str] = sorted(self._words)
@@ -246,8 +295,9 @@ class SearchIndex:
                 postings[key][document] = weight
 
     @classmethod
-    def build(cls, regulation: Regulation) -> SearchIndex:
-        return cls(regulation)
+    def build(cls, regulation: Regulation, readings: Readings | None = None) -> SearchIndex:
+        """The index of `regulation`; `readings` default to the committed assets/readings.json."""
+        return cls(regulation, readings)
 
     # -- searching ---------------------------------------------------------------------------
 
@@ -259,29 +309,33 @@ class SearchIndex:
         total = len(self._entries)
         expansions = self._expansions(parsed)
         scores: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: dict[int, float] = {}
         for term in parsed.terms:
-            term_scores = self._spread(
-                self._score_word(expansions[term.text])
-                if term.is_word
-                else self._score_japanese(term)
-            )
+            core_only: set[int] = set()
+            if term.is_word:
+                term_scores = self._spread(self._score_word(expansions[term.text]))
+            else:
+                found, core_only = self._score_japanese(term)
+                term_scores = self._spread(found)
             if not term_scores:
                 continue
             rarity = 1.0 + RARITY_STRENGTH * math.log(total / len(term_scores))
             for entry_index, score in term_scores.items():
                 scores[entry_index] = scores.get(entry_index, 0.0) + score * rarity
-                matched[entry_index] = matched.get(entry_index, 0) + 1
+                share = CORE_SHARE if entry_index in core_only else 1.0
+                matched[entry_index] = matched.get(entry_index, 0.0) + share
         term_count = len(parsed.terms)
         self._add_bonuses(parsed, scores)
-        final = (
-            (score * (matched[entry_index] / term_count) ** 2, entry_index)
+        final = {
+            entry_index: score * (matched[entry_index] / term_count) ** 2
             for entry_index, score in scores.items()
-        )
+        }
+        decided = self._apply_cues(parsed, final)
+        pairs = ((score, entry_index) for entry_index, score in final.items() if score > 0)
         ranked = (
-            sorted(final, key=_best_first)
+            sorted(pairs, key=_best_first)
             if limit is None
-            else heapq.nsmallest(limit, final, key=_best_first)
+            else heapq.nsmallest(limit, pairs, key=_best_first)
         )
         # Hits far below the best one are noise to a judge (after "slow play" matched exactly,
         # "play" as the prefix of "player" in other titles).
@@ -291,10 +345,46 @@ class SearchIndex:
                 self._entries[entry_index],
                 round(score, 6),
                 self._hit_spans(parsed, expansions, entry_index),
+                self._why(parsed, expansions, entry_index, decided.get(entry_index, ())),
             )
             for score, entry_index in ranked
             if score >= floor
         ]
+
+    def _apply_cues(self, parsed: Query, final: dict[int, float]) -> dict[int, tuple[Cue, ...]]:
+        """Raise and lower entries by the intent and quantities the query states (in place);
+        return, per entry moved, the cues that moved it."""
+        decided: dict[int, list[Cue]] = {}
+        intent = parsed.cues.intent
+        if intent is not None and final:
+            for accidental, deliberate in self._deliberate_forms:
+                # The deliberate form of what the query describes takes that match's score.
+                source, target = (
+                    (accidental, deliberate) if intent == "deliberate" else (deliberate, accidental)
+                )
+                if final.get(source, 0.0) > final.get(target, 0.0):
+                    final[target] = final[source]
+            for entry_index in final:
+                own = self._intent[entry_index]
+                if own is not None:
+                    final[entry_index] *= INTENT_RAISE if own == intent else INTENT_LOWER
+                    decided.setdefault(entry_index, []).append(Cue("intent", intent, own == intent))
+        for quantity in parsed.cues.quantities:
+            siblings = self._thresholds.get(quantity.kind, [])
+            best = max((final.get(index, 0.0) for index, _, _ in siblings), default=0.0)
+            if best <= 0.0:
+                continue  # the query is not about these entries: its number means something else
+            for entry_index, low, high in siblings:
+                inside = low <= quantity.value and (high is None or quantity.value < high)
+                if inside:
+                    final[entry_index] = best * QUANTITY_RAISE
+                elif entry_index in final:
+                    final[entry_index] *= QUANTITY_LOWER
+                else:
+                    continue
+                cue = Cue(quantity.kind, quantity.value, inside)
+                decided.setdefault(entry_index, []).append(cue)
+        return {entry_index: tuple(cues) for entry_index, cues in decided.items()}
 
     def _spread(self, found: dict[int, float]) -> dict[int, float]:
         """Document scores as entry scores: a section's reach each of its infractions."""
@@ -355,18 +445,21 @@ class SearchIndex:
                     found[document] = score
         return found
 
-    def _score_japanese(self, term: Term) -> dict[int, float]:
-        """Document → score for one Japanese term: whole, in pieces, or by its kanji core."""
+    def _score_japanese(self, term: Term) -> tuple[dict[int, float], set[int]]:
+        """Document → score for one Japanese term: whole, in pieces, or by its kanji core; and
+        the documents found by the kanji core alone."""
         found = {doc: weight * EXACT for doc, weight in self._exact_japanese(term.text).items()}
         if len(term.text) > 1:
             for document, score in self._partial_japanese(term.text).items():
                 if found.get(document, 0.0) < score:
                     found[document] = score
+        core_only: set[int] = set()
         if term.core:
             for document, weight in self._exact_japanese(term.core).items():
                 if found.get(document, 0.0) < weight * CORE:
                     found[document] = weight * CORE
-        return found
+                    core_only.add(document)
+        return found, core_only
 
     def _exact_japanese(self, text: str) -> dict[int, float]:
         """Document → best weight of a field that contains `text` whole."""
@@ -376,7 +469,7 @@ class SearchIndex:
             candidates: Iterable[int] = range(len(self._texts))  # a lone kana: look everywhere
         else:
             # Only documents with every pair of `text` can contain it; check those few.
-            postings = sorted((self._pairs.get(pair, {}) for pair in _pairs(text)), key=len)
+            postings = sorted((self._pairs.get(pair, {}) for pair in pairs_of(text)), key=len)
             if not postings or not postings[0]:
                 return {}
             candidates = set(postings[0]).intersection(*postings[1:])
@@ -394,7 +487,7 @@ class SearchIndex:
         Each pair counts by its rarity (を引 says more than カー) and by the weight of the field
         it is in; a document needs MIN_PARTIAL_COVERAGE of the rarity to match at all.
         """
-        pairs = _pairs(text)
+        pairs = pairs_of(text)
         if not pairs:
             return {}
         total = len(self._entries)
@@ -434,6 +527,49 @@ class SearchIndex:
             strings = (title.ja, title.en, body(entry, "ja"), body(entry, "en"))
             shown = self._display[entry_index] = tuple(map(Shown.of, strings))
         return shown
+
+    def _why(
+        self,
+        parsed: Query,
+        expansions: dict[str, dict[str, float]],
+        entry_index: int,
+        cues: tuple[Cue, ...],
+    ) -> Why:
+        fields, situations = self._fields(entry_index)
+        return explain(parsed, expansions, fields, situations, cues)
+
+    def _fields(
+        self, entry_index: int
+    ) -> tuple[tuple[FieldText, ...], tuple[tuple[Text, FieldText], ...]]:
+        """An entry's fields, best first, and its situations, folded on first use and kept."""
+        explained = self._explained.get(entry_index)
+        if explained is None:
+            entry = self._entries[entry_index]
+            readings = self._readings
+            strings = {
+                FIELD_OF_WEIGHT[w]: s for w, s in _entry_strings(self._regulation, entry, readings)
+            }
+            if isinstance(entry, Infraction):
+                section = self._regulation.section(entry.section_id)
+                if section is not None:
+                    strings["section"] = _section_strings(section, readings)[0][1]
+            fields = tuple(
+                FieldText.of(name, fold("\n".join(strings[name])))
+                for name in FIELDS
+                if strings.get(name)
+            )
+            situations = tuple(
+                (
+                    situation,
+                    FieldText.of(
+                        "situation",
+                        fold("\n".join(_with_readings(readings, [situation.ja, situation.en]))),
+                    ),
+                )
+                for situation in _situations(entry)
+            )
+            explained = self._explained[entry_index] = (fields, situations)
+        return explained
 
 
 def _best_first(item: tuple[float, int]) -> tuple[float, int]:
