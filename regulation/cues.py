@@ -24,10 +24,11 @@ QuantityKind = Literal["minutes", "deck_size", "copies"]
 INTENT_WORDS: dict[Intent, tuple[str, ...]] = {
     "deliberate": (
         *("わざと", "わざわざ", "故意に", "故意で", "故意の", "こいに", "意図的", "こっそり"),
-        *("隠れて", "ばれないように", "気づかれないように", "確信犯", "狙って"),
+        *("隠れて", "ばれないように", "気づかれないように", "確信犯", "狙って", "隙に"),
+        *("見ていない間に", "見てない間に"),
         *("on purpose", "purposely", "purposefully", "deliberately", "deliberate"),
         *("intentionally", "intentional", "knowingly", "sneaking", "sneaked", "sneak", "snuck"),
-        *("secretly", "covertly", "willfully"),
+        *("secretly", "covertly", "willfully", "behind his back", "behind her back"),
     ),
     "accidental": (
         *("うっかり", "間違えて", "まちがえて", "間違って", "まちがって", "誤って", "あやまって"),

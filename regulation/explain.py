@@ -68,11 +68,15 @@ class FieldText:
 Expansions = Mapping[str, Mapping[str, float]]
 
 
+def _whole_in(term: Term, text: str) -> bool:
+    return term.text in text or bool(term.core and term.core in text)
+
+
 def found_in(term: Term, expansions: Expansions, field: FieldText) -> bool:
     """Whether `term` matches `field` by the search's rules (word forms, whole, or in pieces)."""
     if term.is_word:
         return not field.words.isdisjoint(expansions.get(term.text, ()))
-    if term.text in field.text:
+    if _whole_in(term, field.text):
         return True
     pairs = pairs_of(term.text)
     return bool(pairs) and len(pairs & field.pairs) >= MIN_PAIR_SHARE * len(pairs)
@@ -95,7 +99,12 @@ def explain(
     best_count = 0
     if any(word.field == "situation" for word in words):
         for situation, folded in situations:
-            count = sum(found_in(term, expansions, folded) for term in query.terms)
+            # Terms found, and found whole (or by their core) counting twice.
+            count = sum(
+                found_in(term, expansions, folded)
+                + (not term.is_word and _whole_in(term, folded.text))
+                for term in query.terms
+            )
             if count > best_count:
                 best, best_count = situation, count
     return Why(tuple(words), best, cues)

@@ -37,7 +37,8 @@ STOPWORDS = frozenset(
     {
         *("a", "an", "the", "this", "that", "of", "to", "in", "on", "at", "for", "with", "by"),
         *("from", "as", "and", "or", "it", "its", "his", "her", "their", "my", "me", "i", "he"),
-        *("she", "they", "them", "be", "is", "was", "are", "were", "been"),
+        *("she", "they", "them", "be", "is", "was", "are", "were", "been", "him", "you", "your"),
+        *("we", "our", "us", "all", "some", "any", "so", "but", "if", "just", "very", "can"),
     }
 )
 
@@ -96,7 +97,12 @@ def parse(query: str) -> Query:
     cuts = {position for span in cues.spans for position in span}
 
     def typed(start: int, end: int) -> str:
-        return original[slice(*folded.original_span(start, end))] if end > start else ""
+        """The original of folded [start, end), with what folding dropped at its end (ドロー)."""
+        if end <= start:
+            return ""
+        first, last = folded.original_span(start, end)
+        after = folded.original_span(end, end + 1)[0] if end < len(folded.text) else len(original)
+        return original[first:after].rstrip() or original[first:last]
 
     terms: list[Term] = []
     phrases: list[str] = []
@@ -154,7 +160,11 @@ def _japanese_words(
         elif has_japanese(word) or not WORD_PATTERN.search(word):
             terms.append(Term(word, is_word=False, core=_kanji_core(word), typed=as_typed))
         else:
-            terms += [Term(part, is_word=True, typed=part) for part in WORD_PATTERN.findall(word)]
+            at = offset + start
+            terms += [
+                Term(part.group(), is_word=True, typed=typed(at + part.start(), at + part.end()))
+                for part in WORD_PATTERN.finditer(word)
+            ]
     return terms
 
 
@@ -169,8 +179,29 @@ def strip_particle(word: str) -> str:
     return word
 
 
+# Verb endings a judge types after a word in kana (ちこくした, みちゃった), longest first.
+_KANA_ENDINGS = tuple(
+    sorted(
+        (
+            *("してしまった", "してしまいました", "しちゃった", "しました", "している", "してる"),
+            *("してた", "しない", "された", "される", "させた", "した", "して", "する"),
+            *("てしまった", "ちゃった", "じゃった", "ました", "ている", "てる", "てた", "った"),
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+MIN_KANA_CORE = 2
+
+
 def _kanji_core(word: str) -> str:
-    """決めた → 決: the leading kanji (or digits) of a word that continues in hiragana."""
+    """決めた → 決: the leading kanji (or digits) of a word that continues in hiragana; in a
+    word typed all in kana, what is left without a verb ending (ちこくした → ちこく)."""
+    if is_hiragana(word):
+        for ending in _KANA_ENDINGS:
+            if word.endswith(ending) and len(word) - len(ending) >= MIN_KANA_CORE:
+                return word[: -len(ending)]
+        return ""
     index = 0
     while index < len(word) and not is_hiragana(word[index]):
         index += 1

@@ -37,7 +37,14 @@ from .cues import DELIBERATE_FORM, THRESHOLDS, Intent, QuantityKind, intent_of
 from .explain import FIELDS, Cue, Field, FieldText, Why, explain
 from .highlight import SPAN_KEYS, Shown, Spans, spans
 from .model import Entry, Infraction, Principle, Regulation, Section, Text, Tier, entry_title
-from .normalize import KANJI_PATTERN, WORD_PATTERN, fold, pairs_of, stem, within_one_edit
+from .normalize import (
+    KANJI_PATTERN,
+    WORD_PATTERN,
+    fold,
+    pairs_of,
+    stem,
+    within_one_edit,
+)
 from .query import Query, Term, parse
 from .readings import Readings, load_readings
 
@@ -356,6 +363,8 @@ class SearchIndex:
         return, per entry moved, the cues that moved it."""
         decided: dict[int, list[Cue]] = {}
         intent = parsed.cues.intent
+        if parsed.whole in self._whole_fields:
+            intent = None  # a name, not a description: "intentional draw" is an agreed result
         if intent is not None and final:
             for accidental, deliberate in self._deliberate_forms:
                 # The deliberate form of what the query describes takes that match's score.
@@ -455,6 +464,11 @@ class SearchIndex:
                     found[document] = score
         core_only: set[int] = set()
         if term.core:
+            # A name the data knows, typed with a verb ending (遅刻した, ちこくした): as good as
+            # the name itself, in the titles and aliases that are exactly it.
+            for document, weight in self._whole_fields.get(term.core, {}).items():
+                if found.get(document, 0.0) < weight * SAME_STEM:
+                    found[document] = weight * SAME_STEM
             for document, weight in self._exact_japanese(term.core).items():
                 if found.get(document, 0.0) < weight * CORE:
                     found[document] = weight * CORE
@@ -467,6 +481,9 @@ class SearchIndex:
             if KANJI_PATTERN.fullmatch(text):
                 return dict(self._kanji.get(text, {}))
             candidates: Iterable[int] = range(len(self._texts))  # a lone kana: look everywhere
+        elif len(text) == 2:
+            # A pair is indexed with the best weight of a field that has it: that is the answer.
+            return dict(self._pairs.get(text, {}))
         else:
             # Only documents with every pair of `text` can contain it; check those few.
             postings = sorted((self._pairs.get(pair, {}) for pair in pairs_of(text)), key=len)
