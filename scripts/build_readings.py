@@ -9,9 +9,8 @@ is committed, so the app reads plain JSON at run time and needs no new dependenc
 tests/test_readings.py regenerates the file in memory and fails when the committed one differs.
 
 The file holds, for every Japanese string that search indexes and that has kanji, its reading
-(`strings`: text → reading, kanji words read, everything else kept as written), and every kanji
-word met with its reading (`words`: surface → reading), which lets search read the kanji of a
-mixed query (相手のてふだ → あいてのてふだ).
+(`strings`: text → reading; kanji words read, everything else kept as written). A mixed query
+(相手のてふだ) meets the text through both: pairs of the text and pairs of its reading.
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ def build(regulation: Regulation) -> dict:
 
     tokenizer = Dictionary(dict="core").tokenizer(mode=SplitMode.C)
     strings: dict[str, str] = {}
-    words: dict[str, str] = {}
     for text in japanese_strings(regulation):
         if text in strings or not KANJI_PATTERN.search(text):
             continue
@@ -64,9 +62,7 @@ def build(regulation: Regulation) -> dict:
             for morpheme in tokenizer.tokenize(line):
                 surface = morpheme.surface()
                 if KANJI_PATTERN.search(surface) and morpheme.reading_form():
-                    reading = katakana_to_hiragana(morpheme.reading_form())
-                    words.setdefault(surface, reading)
-                    read.append(reading)
+                    read.append(katakana_to_hiragana(morpheme.reading_form()))
                 else:
                     read.append(surface)
             pieces.append("".join(read))
@@ -75,7 +71,6 @@ def build(regulation: Regulation) -> dict:
         "format": FORMAT,
         "analyzer": "SudachiPy + sudachidict_core",
         "strings": dict(sorted(strings.items())),
-        "words": dict(sorted(words.items())),
     }
 
 

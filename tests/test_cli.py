@@ -120,3 +120,23 @@ def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("12分遅刻", "not-seated-10-minutes"),
+        ("わざと多く引いた", "broke-rules-on-purpose"),
+        ("ちこくした", "not-seated-5-minutes"),
+    ],
+)
+def test_search_json_reads_situations(query: str, first: str) -> None:
+    """Situation search through the command line: minutes, intent and kana reach the JSON."""
+    result = run("search", query, "--json", "--limit", "3")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["query"] == query
+    assert payload["results"][0]["id"] == first
+    assert set(payload["results"][0]) == {
+        *("id", "kind", "title", "section", "category", "penalty", "text", "score"),
+    }

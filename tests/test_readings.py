@@ -35,5 +35,9 @@ def test_readings_cover_the_data_and_read_kanji_as_kana(regulation: Regulation) 
     drew = regulation.infraction("drew-extra-cards")
     assert drew is not None
     assert readings["strings"][drew.title.ja] == "こいではなく、かじょうにカードをひいた"
-    assert readings["words"]["遅刻"] == "ちこく"
-    assert readings["words"]["手札"] == "てふだ"
+    assert readings["strings"]["遅刻"] == "ちこく"
+    situation = "相手の反応を見るため、わざと手札を相手に見せた"
+    assert (
+        readings["strings"][situation] == "あいてのはんのうをみるため、わざとてふだをあいてにみせた"
+    )
+    assert all(text in readings["strings"] for text in ("10分遅刻", "デッキが40枚未満である"))
