@@ -6,8 +6,9 @@ the baseline a judge has without the app: Ctrl+F of the raw query over the offic
 page, i.e. the entries whose Japanese title or body contains the query, in document order.
 
 The situation table (tests/situation_queries.yaml, issue 8): its `tune` half must reach top-3
-≥ 95 % and top-1 ≥ 85 %. Its `holdout` half is not run here: bench/eval_search.py runs it
-(once, at the end of a tuning round). Nothing is written to disk.
+≥ 95 % and top-1 ≥ 85 %. Its `holdout` half was run once, untouched, by bench/eval_search.py at
+the end of the tuning (top-1 89.0 %, top-3 96.6 %); it is kept here only as a regression floor at
+that figure: tuning on it would make it a second tune half. Nothing is written to disk.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ MIN_TOP3 = 1.0
 MIN_TOP1 = 0.97  # measured 98.5 % after issue 8 (97.4 % before it)
 SITUATION_MIN_TOP3 = 0.95
 SITUATION_MIN_TOP1 = 0.85
+# The holdout half as measured once (130 and 141 of 146), a floor against regressions.
+HOLDOUT_FLOOR_TOP1 = 130 / 146
+HOLDOUT_FLOOR_TOP3 = 141 / 146
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +178,15 @@ def test_situation_table_is_large_balanced_and_split(regulation: Regulation) -> 
             assert entry.id in asked, (split, entry.id)
 
 
-def test_situation_tune_half(index: SearchIndex) -> None:
-    cases = [s for s in SITUATIONS if s.split == "tune"]
+@pytest.mark.parametrize(
+    ("split", "min_top1", "min_top3"),
+    [
+        ("tune", SITUATION_MIN_TOP1, SITUATION_MIN_TOP3),
+        ("holdout", HOLDOUT_FLOOR_TOP1, HOLDOUT_FLOOR_TOP3),
+    ],
+)
+def test_situation_table(index: SearchIndex, split: str, min_top1: float, min_top3: float) -> None:
+    cases = [s for s in SITUATIONS if s.split == split]
     ranked = [ours(index, case.query) for case in cases]
     top1 = sum(bool(ids) and ids[0] in c.targets for c, ids in zip(cases, ranked, strict=True))
     top3 = sum(bool(c.targets & set(ids)) for c, ids in zip(cases, ranked, strict=True))
@@ -184,5 +195,5 @@ def test_situation_tune_half(index: SearchIndex) -> None:
         for c, ids in zip(cases, ranked, strict=True)
         if not c.targets & set(ids)
     ]
-    assert top3 / len(cases) >= SITUATION_MIN_TOP3, misses
-    assert top1 / len(cases) >= SITUATION_MIN_TOP1, (top1, len(cases))
+    assert top3 / len(cases) >= min_top3 - 1e-9, misses
+    assert top1 / len(cases) >= min_top1 - 1e-9, (top1, len(cases))
