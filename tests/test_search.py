@@ -591,3 +591,18 @@ def test_minutes_rank_the_sibling_whose_range_holds_them(query: str, expected: s
 def test_a_number_alone_moves_nothing_the_words_did_not_find() -> None:
     index = SearchIndex.build(quantity_regulation(), Readings())
     assert ids(index.search("something 12 min")) == ["other"]
+
+
+def test_a_word_found_only_by_its_kanji_counts_as_half_a_match() -> None:
+    """違う finds 違反 only through its kanji 違: the entry that has the word itself (even in
+    its body) and the other word too ranks first."""
+    regulation = make_regulation(
+        [
+            Row("kanji-only", "s1", "違反 zz"),
+            Row("word-itself", "s2", "zz", remedy="違う話"),
+        ]
+    )
+    assert ids(SearchIndex.build(regulation, Readings()).search("違う zz")) == [
+        "word-itself",
+        "kanji-only",
+    ]
