@@ -13,8 +13,8 @@ import gettext
 from pathlib import Path
 
 from .model import Text
+from .paths import LOCALES_DIR
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 CONTEXT_SEPARATOR = "\x04"  # gettext's key for a message with a context: context + EOT + id
 

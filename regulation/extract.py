@@ -18,16 +18,8 @@ import yaml
 # `next` and `result`) are not translated. `question` and `label` carry the finder's words.
 TRANSLATABLE_KEYS = frozenset(
     {
-        "title",
-        "points",
-        "text",
-        "remedy",
-        "examples",
-        "notes",
-        "label",
-        "heading",
-        "penalty_label",
-        "question",
+        *("title", "points", "text", "remedy", "examples", "notes", "label", "heading"),
+        *("penalty_label", "situations", "question"),
     }
 )
 

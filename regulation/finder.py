@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .catalog import Catalog
-from .loader import ROOT, RegulationError, english_catalog, read_data_file
+from .loader import RegulationError, english_catalog, read_data_file
 from .model import Infraction, Principle, Regulation, Text
+from .paths import FINDER_PATH
 
-FINDER_PATH = ROOT / "assets" / "finder.yaml"
 MAX_QUESTIONS = 4  # on any path from the first question to an entry (docs: product.md)
 MIN_OPTIONS = 2  # fewer is a dead end or no question at all
 NODE_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # route-safe: /finder/<id>

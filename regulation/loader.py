@@ -25,9 +25,7 @@ from .model import (
     Text,
     Tier,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
-RULES_PATH = ROOT / "assets" / "rules_ja.yaml"
+from .paths import RULES_PATH
 
 # Parsed YAML is cached as JSON under the file's hash, like .pyc for source: importing and
 # running PyYAML costs more than everything else at start-up, reading JSON almost nothing.
@@ -166,6 +164,14 @@ class _Builder:
             ja=tuple(self.strings(raw, "ja", where)), en=tuple(self.strings(raw, "en", where))
         )
 
+    def situations(self, node: dict, where: str) -> tuple[Text, ...]:
+        """Typical situations: Japanese strings, translated through the catalog, each once."""
+        situations = self.strings(node, "situations", where)
+        repeated = sorted({s for s in situations if situations.count(s) > 1})
+        if repeated:
+            raise self.fail(where, f"situation listed twice: {repeated[0]}")
+        return tuple(self.text(s) for s in situations)
+
     def entry_id(self, node: Any, where: str) -> str:
         if not isinstance(node, dict):
             raise self.fail(where, "must be a mapping")
@@ -260,6 +266,7 @@ class _Builder:
                 examples=self.texts(node, "examples", where),
                 notes=self.texts(node, "notes", where),
                 aliases=self.aliases(node, where),
+                situations=self.situations(node, where),
             )
 
         infractions = self.each(
@@ -291,6 +298,7 @@ class _Builder:
             label=self.text(self.field(node, "label", where)),
             text=self.text(self.field(node, "text", where)),
             aliases=self.aliases(node, where),
+            situations=self.situations(node, where),
         )
 
     def category(self, node: dict, entry_id: str, where: str, index: int) -> Category:

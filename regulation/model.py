@@ -76,6 +76,7 @@ class Principle:
     label: Text  # the app's short heading; the source has none
     text: Text
     aliases: Aliases = field(default_factory=Aliases)
+    situations: tuple[Text, ...] = ()  # the app's typical situations, never regulation text
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,8 @@ class Infraction:
     examples: tuple[Text, ...] = ()
     notes: tuple[Text, ...] = ()
     aliases: Aliases = field(default_factory=Aliases)
+    # Typical situations a judge sees at the table: the app's own words, never regulation text.
+    situations: tuple[Text, ...] = ()
 
     def paragraphs(self) -> tuple[Text, ...]:
         """Remedy, examples and notes, in the source's order."""

@@ -29,7 +29,15 @@ _MAX_CACHED_CHARS = 20_000
 
 # A word of English (or any Latin script) and digits, in folded text.
 WORD_PATTERN = re.compile(r"[0-9a-z\u00df-\u024f]+")
-_JAPANESE_PATTERN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
+
+# The Japanese scripts, as regular-expression character ranges: defined here once.
+HIRAGANA_CHARS = "\u3041-\u309f"  # ぁ … ゟ, with the iteration marks ゝゞ
+KATAKANA_CHARS = "\u30a0-\u30ff"  # ゠ァ … ヿ, with the long-vowel mark ー
+KANJI_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆"  # CJK ideographs, 々 and 〆
+HIRAGANA_PATTERN = re.compile(f"[{HIRAGANA_CHARS}]+")
+KATAKANA_PATTERN = re.compile(f"[{KATAKANA_CHARS}]+")
+KANJI_PATTERN = re.compile(f"[{KANJI_CHARS}]")
+JAPANESE_PATTERN = re.compile(f"[{HIRAGANA_CHARS}{KATAKANA_CHARS}{KANJI_CHARS}]")
 
 
 def _fold_char(char: str) -> str:
@@ -123,7 +131,25 @@ def fold_with_offsets(text: str) -> Folded:
 
 
 def has_japanese(text: str) -> bool:
-    return _JAPANESE_PATTERN.search(text) is not None
+    return JAPANESE_PATTERN.search(text) is not None
+
+
+def pairs_of(text: str) -> set[str]:
+    """The character pairs of the non-ASCII runs of folded `text`: how Japanese is indexed.
+
+    A query term never has a space, so pairs across one never match; runs of plain ASCII are
+    the word index's business.
+    """
+    pairs: set[str] = set()
+    for run in text.split():
+        if not run.isascii():
+            pairs.update(map(str.__add__, run, run[1:]))
+    return pairs
+
+
+def is_hiragana(text: str) -> bool:
+    """Whether `text` is hiragana only (an empty string is not)."""
+    return HIRAGANA_PATTERN.fullmatch(text) is not None
 
 
 # Scripts, for cutting a Japanese query into words where the script changes (see `script`).
@@ -133,12 +159,11 @@ KANJI, KATAKANA, HIRAGANA, LATIN, OTHER = "kanji", "katakana", "hiragana", "lati
 def script(char: str) -> str:
     """The script of one character of the original text, after NFKC (ｶ is katakana)."""
     normal = unicodedata.normalize("NFKC", char)[:1] or char
-    code = ord(normal)
-    if 0x3041 <= code <= 0x309F:
+    if HIRAGANA_PATTERN.fullmatch(normal):
         return HIRAGANA
-    if 0x30A0 <= code <= 0x30FF:
+    if KATAKANA_PATTERN.fullmatch(normal):
         return KATAKANA
-    if 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or normal in "々〆":
+    if KANJI_PATTERN.fullmatch(normal):
         return KANJI
     if WORD_PATTERN.fullmatch(normal.casefold()):
         return LATIN

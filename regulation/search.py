@@ -33,28 +33,34 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .model import Entry, Regulation, Section, entry_title
+from .cues import DELIBERATE_FORM, THRESHOLDS, Intent, QuantityKind, intent_of
+from .explain import FIELDS, Cue, Field, FieldText, Why, explain
+from .highlight import SPAN_KEYS, Shown, Spans, spans
+from .model import Entry, Infraction, Principle, Regulation, Section, Text, Tier, entry_title
 from .normalize import (
-    HIRAGANA,
-    KANJI,
-    KATAKANA,
-    LATIN,
-    OTHER,
+    KANJI_PATTERN,
     WORD_PATTERN,
-    Folded,
     fold,
-    fold_with_offsets,
-    has_japanese,
-    script,
+    pairs_of,
     stem,
     within_one_edit,
 )
+from .query import Query, Term, parse
+from .readings import Readings, load_readings
 
 # Field weights: where a match is found.
 TITLE = 10.0
 ALIAS = 7.0
+SITUATION = 5.0  # the app's typical situations: the entry's own, but plain sentences
 SECTION = 3.0
 BODY = 2.0
+FIELD_OF_WEIGHT: dict[float, Field] = {
+    TITLE: "title",
+    ALIAS: "alias",
+    SITUATION: "situation",
+    SECTION: "section",
+    BODY: "body",
+}
 
 # Match qualities: how a term matched.
 EXACT = 1.0
@@ -63,6 +69,7 @@ PREFIX = 0.7
 TYPO = 0.5
 PARTIAL = 0.6  # a Japanese term found in pieces; scaled by the share found
 CORE = 0.5  # only the kanji of an inflected Japanese word (決 of 決めた)
+CORE_SHARE = 0.5  # …which counts as half a matched term (違 of 違う is not 違反)
 NEGATED = 0.5  # a word right after no/not/without
 
 # A Japanese term counts as matched when this (rarity-weighted) share of its pairs is found.
@@ -75,28 +82,18 @@ PHRASE_BONUS = 0.6
 RARITY_STRENGTH = 0.3
 # A hit scoring under this share of the best hit is dropped (see SearchIndex.search).
 RELATIVE_FLOOR = 0.1
+# Intent stated in the query (regulation.cues): entries of that intent are raised, entries of
+# the other lowered; a deliberate act's entry first takes the score of its accidental form.
+INTENT_RAISE = 1.5
+INTENT_LOWER = 0.4
+# A quantity read against the regulation's thresholds: the entry whose range holds it is raised
+# (with the best score of its siblings), the siblings whose range does not are lowered.
+QUANTITY_RAISE = 1.5
+QUANTITY_LOWER = 0.3
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
 TYPO_MIN_LENGTH = 5  # the issue's rule: one edit in words of five letters or more
-# Bounds that keep any input, even a pasted page, to a bounded amount of work.
-MAX_QUERY_CHARS = 200
-MAX_TERMS = 12
-MAX_TERM_CHARS = 32  # a Japanese run without a script change longer than this is cut
-
-# Words that carry no meaning in a judge's query; dropped unless the query is nothing else.
-STOPWORDS = frozenset(
-    {
-        *("a", "an", "the", "this", "that", "of", "to", "in", "on", "at", "for", "with", "by"),
-        *("from", "as", "and", "or", "it", "its", "his", "her", "their", "my", "me", "i", "he"),
-        *("she", "they", "them", "be", "is", "was", "are", "were", "been"),
-    }
-)
-
 NEGATIONS = frozenset({"no", "not", "non", "without", "never"})
-
-SPAN_KEYS = ("title.ja", "title.en", "text.ja", "text.en")
-
-Spans = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,175 +102,50 @@ class SearchHit:
 
     `spans` maps "title.ja", "title.en", "text.ja" and "text.en" to [start, end) character
     offsets of the matches in the displayed strings: the title (a principle's label) and
-    `Regulation.body(entry, lang)`.
+    `Regulation.body(entry, lang)`. `why` says briefly why it matched (regulation.explain).
     """
 
     entry: Entry
     score: float
     spans: Mapping[str, Spans] = field(compare=False, hash=False)
-
-
-@dataclass(frozen=True, slots=True)
-class _Term:
-    """One term of the query, in folded form."""
-
-    text: str
-    is_word: bool  # a Latin word or number (word index) rather than Japanese (pair index)
-    # For Japanese with okurigana (決めた, 引きすぎた): its leading kanji (決, 引), a weaker
-    # fallback when the inflected form is nowhere in the text.
-    core: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class _Query:
-    terms: tuple[_Term, ...]
-    whole: str  # the folded query, spaces collapsed, for the whole-field bonus
-    # Runs of Japanese that the query cut into several terms (わざと手札公開), and pairs of
-    # neighbouring English words (check in), both worth a bonus where found together.
-    phrases: tuple[str, ...] = ()
-    word_pairs: tuple[str, ...] = ()
-
-
-# Script changes that start a new word in Japanese typed without spaces: kana → kanji,
-# kanji ↔ katakana, to and from Latin. Kanji → hiragana does not (okurigana: 引きすぎ), nor
-# katakana → hiragana (a particle: スリーブに), nor digit → kanji (a counter: 39枚).
-_WORD_BREAKS = frozenset(
-    {
-        (HIRAGANA, KANJI),
-        (HIRAGANA, KATAKANA),
-        (HIRAGANA, LATIN),
-        (KATAKANA, KANJI),
-        (KATAKANA, LATIN),
-        (KANJI, KATAKANA),
-        (KANJI, LATIN),
-        (LATIN, KATAKANA),
-    }
-)
-# Particles that end a typed word (スリーブに, じゃんけんで, 罰則を): longest first.
-_PARTICLES = ("から", "まで", "より", "って", *"をにでとがはのもへや")
-
-
-def _parse(query: str) -> _Query:
-    """Cut a raw query into terms: Latin words, and Japanese words found by script changes."""
-    original = query[: MAX_QUERY_CHARS * 2]
-    folded = fold_with_offsets(original)
-    text = folded.text[:MAX_QUERY_CHARS]
-    scripts = [script(original[folded.original_span(i, i + 1)[0]]) for i in range(len(text))]
-    terms: list[_Term] = []
-    phrases: list[str] = []
-    chunks: list[str] = []
-    for match in _CHUNK_PATTERN.finditer(text):
-        chunk = match.group()
-        chunks.append(chunk)
-        if WORD_PATTERN.fullmatch(chunk):
-            terms.append(_Term(chunk, is_word=True))
-            continue
-        pieces = _japanese_words(chunk, scripts[match.start() : match.end()])
-        terms += pieces
-        if len(pieces) > 1:
-            phrases.append(_strip_particle(chunk))
-    meaningful = [term for term in terms if not _is_filler(term)]
-    unique = tuple(dict.fromkeys(meaningful or terms))[:MAX_TERMS]
-    word_pairs = tuple(
-        f"{stem(first)} {stem(second)}"
-        for first, second in itertools.pairwise(chunks)
-        if WORD_PATTERN.fullmatch(first) and WORD_PATTERN.fullmatch(second)
-    )
-    return _Query(unique, " ".join(chunks), tuple(phrases), word_pairs)
-
-
-_CHUNK_PATTERN = re.compile(r"\S+")
-
-
-def _japanese_words(chunk: str, scripts: list[str]) -> list[_Term]:
-    """The terms of a run of text without spaces, cut where the script changes."""
-    words: list[str] = []
-    start = 0
-    for index in range(1, len(chunk)):
-        previous, current = scripts[index - 1], scripts[index]
-        if (previous, current) in _WORD_BREAKS or (
-            previous != current and OTHER in (previous, current)
-        ):
-            words.append(chunk[start:index])
-            start = index
-    words.append(chunk[start:])
-    terms: list[_Term] = []
-    for word in words:
-        word = _strip_particle(word[:MAX_TERM_CHARS])
-        if WORD_PATTERN.fullmatch(word):
-            terms.append(_Term(word, is_word=True))  # DQに → dq
-        elif has_japanese(word) or not WORD_PATTERN.search(word):
-            terms.append(_Term(word, is_word=False, core=_kanji_core(word)))
-        else:
-            terms += [_Term(part, is_word=True) for part in WORD_PATTERN.findall(word)]
-    return terms
-
-
-def _strip_particle(word: str) -> str:
-    for particle in _PARTICLES:
-        if word.endswith(particle):
-            rest = word[: -len(particle)]
-            # Keep わざと whole: only a word that is more than a short kana run loses its tail.
-            if rest and (not _is_hiragana(rest) or len(rest) >= 3):
-                return rest
-            break
-    return word
-
-
-def _kanji_core(word: str) -> str:
-    """決めた → 決: the leading kanji (or digits) of a word that continues in hiragana."""
-    index = 0
-    while index < len(word) and not _is_hiragana(word[index]):
-        index += 1
-    if 0 < index < len(word) and has_japanese(word[:index]):
-        return word[:index]
-    return ""
-
-
-def _is_hiragana(text: str) -> bool:
-    return all("\u3041" <= char <= "\u309f" for char in text)
-
-
-def _is_filler(term: _Term) -> bool:
-    if term.is_word:
-        return term.text in STOPWORDS
-    # A lone hiragana (を, の, が, お) typed between words is a particle or a prefix.
-    return len(term.text) == 1 and _is_hiragana(term.text)
-
-
-def _pairs(text: str) -> set[str]:
-    """The character pairs of the non-ASCII runs of `text`: what the Japanese index keeps.
-
-    A query term never has a space, so pairs across one never match; runs of plain ASCII are
-    the word index's business.
-    """
-    pairs: set[str] = set()
-    for run in text.split():
-        if not run.isascii():
-            pairs.update(map(str.__add__, run, run[1:]))
-    return pairs
+    why: Why = field(default_factory=Why, compare=False, hash=False)
 
 
 Postings = dict[str, dict[int, float]]  # key → {document: best field weight}
 
 
-def _entry_strings(regulation: Regulation, entry: Entry) -> list[tuple[float, list[str]]]:
+def _situations(entry: Entry) -> tuple[Text, ...]:
+    return entry.situations if not isinstance(entry, Tier) else ()
+
+
+def _with_readings(readings: Readings, strings: list[str]) -> list[str]:
+    """`strings` and the readings of their Japanese (ちこく for 遅刻), one field with them."""
+    read = (readings.of(text) for text in strings if not text.isascii())
+    return strings + [reading for reading in read if reading]
+
+
+def _entry_strings(
+    regulation: Regulation, entry: Entry, readings: Readings
+) -> list[tuple[float, list[str]]]:
     """The strings that find `entry` itself, by field weight, lowest first."""
     title = entry_title(entry)
-    return [
+    situations = _situations(entry)
+    fields = [
         (BODY, [regulation.body(entry, "ja"), regulation.body(entry, "en")]),
+        (SITUATION, [text for situation in situations for text in (situation.ja, situation.en)]),
         (ALIAS, list(entry.aliases.all())),
         (TITLE, [title.ja, title.en]),
     ]
+    return [(weight, _with_readings(readings, strings)) for weight, strings in fields]
 
 
-def _section_strings(section: Section) -> list[tuple[float, list[str]]]:
-    return [(SECTION, [section.title.ja, section.title.en, *section.aliases.all()])]
+def _section_strings(section: Section, readings: Readings) -> list[tuple[float, list[str]]]:
+    strings = [section.title.ja, section.title.en, *section.aliases.all()]
+    return [(SECTION, _with_readings(readings, strings))]
 
 
 # One kanji: a query's lone kanji (傷) or the kanji of an inflected word (決 of 決めた) is looked
 # up in its own small index; a lone kana is a particle, rare enough alone to look for by scanning.
-_KANJI_PATTERN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
 
 # Words, and the line breaks between the fields of one weight (which end a phrase).
 _WORDS_AND_BREAKS = re.compile(WORD_PATTERN.pattern + "|\n")
@@ -309,8 +181,8 @@ class _DocumentKeys:
             stems = list(map(stem, _WORDS_AND_BREAKS.findall(text)))
             self.word_pairs.update(dict.fromkeys(map("{} {}".format, stems, stems[1:]), weight))
         if non_ascii:
-            self.pairs.update(dict.fromkeys(_pairs(non_ascii), weight))
-            self.kanji.update(dict.fromkeys(_KANJI_PATTERN.findall(non_ascii), weight))
+            self.pairs.update(dict.fromkeys(pairs_of(non_ascii), weight))
+            self.kanji.update(dict.fromkeys(KANJI_PATTERN.findall(non_ascii), weight))
 
 
 def _only_negated(tokens: list[str]) -> set[str]:
@@ -325,14 +197,19 @@ class SearchIndex:
     """The regulation's entries, indexed once for ranked search in both languages."""
 
     __slots__ = (
+        "_deliberate_forms",
         "_display",
         "_entries",
+        "_explained",
+        "_intent",
         "_kanji",
         "_members",
         "_pairs",
+        "_readings",
         "_regulation",
         "_stem_words",
         "_texts",
+        "_thresholds",
         "_vocabulary",
         "_vocabulary_by_length",
         "_whole_fields",
@@ -340,8 +217,9 @@ class SearchIndex:
         "_words",
     )
 
-    def __init__(self, regulation: Regulation) -> None:
+    def __init__(self, regulation: Regulation, readings: Readings | None = None) -> None:
         self._regulation = regulation
+        self._readings = load_readings() if readings is None else readings
         self._entries: tuple[Entry, ...] = regulation.entries()
         # The index holds "documents": every entry (0 … n-1), then every section (n …), whose
         # name and aliases are indexed once and reach its infractions at query time.
@@ -363,9 +241,28 @@ class SearchIndex:
         self._kanji: Postings = defaultdict(dict)  # one kanji → documents
         self._whole_fields: Postings = defaultdict(dict)  # a whole title or alias → documents
         # Folded display strings (with offsets) for highlighting, filled on first use.
-        self._display: dict[int, tuple[_Shown, ...]] = {}
-        documents = [_entry_strings(regulation, entry) for entry in self._entries]
-        documents += [_section_strings(section) for section in regulation.sections]
+        self._display: dict[int, tuple[Shown, ...]] = {}
+        # Folded fields and situations of an entry, for saying why it matched, on first use.
+        self._explained: dict[int, tuple[tuple[FieldText, ...], tuple[tuple[Text, FieldText], ...]]]
+        self._explained = {}
+        self._intent: list[Intent | None] = [
+            intent_of(entry.title.ja) if not isinstance(entry, Principle) else None
+            for entry in self._entries
+        ]
+        self._deliberate_forms = [
+            (entry_number[accidental], entry_number[deliberate])
+            for accidental, deliberate in DELIBERATE_FORM.items()
+            if accidental in entry_number and deliberate in entry_number
+        ]
+        self._thresholds: dict[QuantityKind, list[tuple[int, int, int | None]]] = {}
+        for threshold in THRESHOLDS:
+            if threshold.entry_id in entry_number:
+                self._thresholds.setdefault(threshold.kind, []).append(
+                    (entry_number[threshold.entry_id], threshold.low, threshold.high)
+                )
+        readings = self._readings
+        documents = [_entry_strings(regulation, entry, readings) for entry in self._entries]
+        documents += [_section_strings(section, readings) for section in regulation.sections]
         for document, strings in enumerate(documents):
             self._add_document(document, strings)
         self._vocabulary: list[str] = sorted(self._words)
@@ -405,42 +302,47 @@ class SearchIndex:
                 postings[key][document] = weight
 
     @classmethod
-    def build(cls, regulation: Regulation) -> SearchIndex:
-        return cls(regulation)
+    def build(cls, regulation: Regulation, readings: Readings | None = None) -> SearchIndex:
+        """The index of `regulation`; `readings` default to the committed assets/readings.json."""
+        return cls(regulation, readings)
 
     # -- searching ---------------------------------------------------------------------------
 
     def search(self, query: str, limit: int | None = None) -> list[SearchHit]:
         """Entries matching `query`, best first; an empty or meaningless query finds nothing."""
-        parsed = _parse(query)
+        parsed = parse(query)
         if not parsed.terms or (limit is not None and limit < 1):
             return []
         total = len(self._entries)
         expansions = self._expansions(parsed)
         scores: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: dict[int, float] = {}
         for term in parsed.terms:
-            term_scores = self._spread(
-                self._score_word(expansions[term.text])
-                if term.is_word
-                else self._score_japanese(term)
-            )
+            core_only: set[int] = set()
+            if term.is_word:
+                term_scores = self._spread(self._score_word(expansions[term.text]))
+            else:
+                found, core_only = self._score_japanese(term)
+                term_scores = self._spread(found)
             if not term_scores:
                 continue
             rarity = 1.0 + RARITY_STRENGTH * math.log(total / len(term_scores))
             for entry_index, score in term_scores.items():
                 scores[entry_index] = scores.get(entry_index, 0.0) + score * rarity
-                matched[entry_index] = matched.get(entry_index, 0) + 1
+                share = CORE_SHARE if entry_index in core_only else 1.0
+                matched[entry_index] = matched.get(entry_index, 0.0) + share
         term_count = len(parsed.terms)
         self._add_bonuses(parsed, scores)
-        final = (
-            (score * (matched[entry_index] / term_count) ** 2, entry_index)
+        final = {
+            entry_index: score * (matched[entry_index] / term_count) ** 2
             for entry_index, score in scores.items()
-        )
+        }
+        decided = self._apply_cues(parsed, final)
+        pairs = ((score, entry_index) for entry_index, score in final.items() if score > 0)
         ranked = (
-            sorted(final, key=_best_first)
+            sorted(pairs, key=_best_first)
             if limit is None
-            else heapq.nsmallest(limit, final, key=_best_first)
+            else heapq.nsmallest(limit, pairs, key=_best_first)
         )
         # Hits far below the best one are noise to a judge (after "slow play" matched exactly,
         # "play" as the prefix of "player" in other titles).
@@ -450,10 +352,48 @@ class SearchIndex:
                 self._entries[entry_index],
                 round(score, 6),
                 self._hit_spans(parsed, expansions, entry_index),
+                self._why(parsed, expansions, entry_index, decided.get(entry_index, ())),
             )
             for score, entry_index in ranked
             if score >= floor
         ]
+
+    def _apply_cues(self, parsed: Query, final: dict[int, float]) -> dict[int, tuple[Cue, ...]]:
+        """Raise and lower entries by the intent and quantities the query states (in place);
+        return, per entry moved, the cues that moved it."""
+        decided: dict[int, list[Cue]] = {}
+        intent = parsed.cues.intent
+        if parsed.whole in self._whole_fields:
+            intent = None  # a name, not a description: "intentional draw" is an agreed result
+        if intent is not None and final:
+            for accidental, deliberate in self._deliberate_forms:
+                # The deliberate form of what the query describes takes that match's score.
+                source, target = (
+                    (accidental, deliberate) if intent == "deliberate" else (deliberate, accidental)
+                )
+                if final.get(source, 0.0) > final.get(target, 0.0):
+                    final[target] = final[source]
+            for entry_index in final:
+                own = self._intent[entry_index]
+                if own is not None:
+                    final[entry_index] *= INTENT_RAISE if own == intent else INTENT_LOWER
+                    decided.setdefault(entry_index, []).append(Cue("intent", intent, own == intent))
+        for quantity in parsed.cues.quantities:
+            siblings = self._thresholds.get(quantity.kind, [])
+            best = max((final.get(index, 0.0) for index, _, _ in siblings), default=0.0)
+            if best <= 0.0:
+                continue  # the query is not about these entries: its number means something else
+            for entry_index, low, high in siblings:
+                inside = low <= quantity.value and (high is None or quantity.value < high)
+                if inside:
+                    final[entry_index] = best * QUANTITY_RAISE
+                elif entry_index in final:
+                    final[entry_index] *= QUANTITY_LOWER
+                else:
+                    continue
+                cue = Cue(quantity.kind, quantity.value, inside)
+                decided.setdefault(entry_index, []).append(cue)
+        return {entry_index: tuple(cues) for entry_index, cues in decided.items()}
 
     def _spread(self, found: dict[int, float]) -> dict[int, float]:
         """Document scores as entry scores: a section's reach each of its infractions."""
@@ -467,7 +407,7 @@ class SearchIndex:
                     spread[entry_index] = score
         return spread
 
-    def _add_bonuses(self, parsed: _Query, scores: dict[int, float]) -> None:
+    def _add_bonuses(self, parsed: Query, scores: dict[int, float]) -> None:
         """Reward entries that have the query's words together, not just somewhere."""
         bonuses = [(self._whole_fields.get(parsed.whole, {}), WHOLE_FIELD_BONUS)]
         bonuses += [(self._word_pairs.get(pair, {}), PHRASE_BONUS) for pair in parsed.word_pairs]
@@ -477,7 +417,7 @@ class SearchIndex:
                 if entry_index in scores:
                     scores[entry_index] += weight * share
 
-    def _expansions(self, parsed: _Query) -> dict[str, dict[str, float]]:
+    def _expansions(self, parsed: Query) -> dict[str, dict[str, float]]:
         return {term.text: self._expand(term.text) for term in parsed.terms if term.is_word}
 
     def _expand(self, word: str) -> dict[str, float]:
@@ -514,28 +454,39 @@ class SearchIndex:
                     found[document] = score
         return found
 
-    def _score_japanese(self, term: _Term) -> dict[int, float]:
-        """Document → score for one Japanese term: whole, in pieces, or by its kanji core."""
+    def _score_japanese(self, term: Term) -> tuple[dict[int, float], set[int]]:
+        """Document → score for one Japanese term: whole, in pieces, or by its kanji core; and
+        the documents found by the kanji core alone."""
         found = {doc: weight * EXACT for doc, weight in self._exact_japanese(term.text).items()}
         if len(term.text) > 1:
             for document, score in self._partial_japanese(term.text).items():
                 if found.get(document, 0.0) < score:
                     found[document] = score
+        core_only: set[int] = set()
         if term.core:
+            # A name the data knows, typed with a verb ending (遅刻した, ちこくした): as good as
+            # the name itself, in the titles and aliases that are exactly it.
+            for document, weight in self._whole_fields.get(term.core, {}).items():
+                if found.get(document, 0.0) < weight * SAME_STEM:
+                    found[document] = weight * SAME_STEM
             for document, weight in self._exact_japanese(term.core).items():
                 if found.get(document, 0.0) < weight * CORE:
                     found[document] = weight * CORE
-        return found
+                    core_only.add(document)
+        return found, core_only
 
     def _exact_japanese(self, text: str) -> dict[int, float]:
         """Document → best weight of a field that contains `text` whole."""
         if len(text) == 1:
-            if _KANJI_PATTERN.fullmatch(text):
+            if KANJI_PATTERN.fullmatch(text):
                 return dict(self._kanji.get(text, {}))
             candidates: Iterable[int] = range(len(self._texts))  # a lone kana: look everywhere
+        elif len(text) == 2:
+            # A pair is indexed with the best weight of a field that has it: that is the answer.
+            return dict(self._pairs.get(text, {}))
         else:
             # Only documents with every pair of `text` can contain it; check those few.
-            postings = sorted((self._pairs.get(pair, {}) for pair in _pairs(text)), key=len)
+            postings = sorted((self._pairs.get(pair, {}) for pair in pairs_of(text)), key=len)
             if not postings or not postings[0]:
                 return {}
             candidates = set(postings[0]).intersection(*postings[1:])
@@ -553,7 +504,7 @@ class SearchIndex:
         Each pair counts by its rarity (を引 says more than カー) and by the weight of the field
         it is in; a document needs MIN_PARTIAL_COVERAGE of the rarity to match at all.
         """
-        pairs = _pairs(text)
+        pairs = pairs_of(text)
         if not pairs:
             return {}
         total = len(self._entries)
@@ -573,26 +524,17 @@ class SearchIndex:
             if share >= MIN_PARTIAL_COVERAGE * rarity_sum
         }
 
-    # -- highlighting ------------------------------------------------------------------------
-
-    def match_spans(self, query: str, text: str) -> Spans:
-        """[start, end) offsets in `text` of what `query` matches, folded as search folds."""
-        parsed = _parse(query)
-        if not parsed.terms or not text:
-            return ()
-        return self._spans(parsed, self._expansions(parsed), _Shown.of(text, unindexed=True))
-
     def _hit_spans(
-        self, parsed: _Query, expansions: dict[str, dict[str, float]], entry_index: int
+        self, parsed: Query, expansions: dict[str, dict[str, float]], entry_index: int
     ) -> Mapping[str, Spans]:
         return MappingProxyType(
             {
-                key: self._spans(parsed, expansions, shown)
+                key: spans(parsed, expansions, shown)
                 for key, shown in zip(SPAN_KEYS, self._shown(entry_index), strict=True)
             }
         )
 
-    def _shown(self, entry_index: int) -> tuple[_Shown, ...]:
+    def _shown(self, entry_index: int) -> tuple[Shown, ...]:
         """An entry's displayed strings (SPAN_KEYS order), folded on first use and kept."""
         shown = self._display.get(entry_index)
         if shown is None:
@@ -600,101 +542,54 @@ class SearchIndex:
             title = entry_title(entry)
             body = self._regulation.body
             strings = (title.ja, title.en, body(entry, "ja"), body(entry, "en"))
-            shown = self._display[entry_index] = tuple(map(_Shown.of, strings))
+            shown = self._display[entry_index] = tuple(map(Shown.of, strings))
         return shown
 
-    def _spans(
-        self, parsed: _Query, expansions: dict[str, dict[str, float]], shown: _Shown
-    ) -> Spans:
-        found: list[tuple[int, int]] = []
-        for term in parsed.terms:
-            if not term.is_word:
-                if not shown.ascii:  # English has no Japanese to find
-                    found += _japanese_spans(term, shown.folded.text)
-                continue
-            for word in expansions[term.text].keys() & shown.words.keys():
-                found += shown.words[word]
-            if shown.unindexed:
-                # A string the index lacks (a screen's label): its new words by the same rules.
-                for word in shown.words.keys() - self._words.keys():
-                    if _word_matches(term.text, word):
-                        found += shown.words[word]
-        if not found:
-            return ()
-        return _merge_spans(shown.folded.original_span(start, end) for start, end in found)
+    def _why(
+        self,
+        parsed: Query,
+        expansions: dict[str, dict[str, float]],
+        entry_index: int,
+        cues: tuple[Cue, ...],
+    ) -> Why:
+        fields, situations = self._fields(entry_index)
+        return explain(parsed, expansions, fields, situations, cues)
 
-
-@dataclass(frozen=True, slots=True)
-class _Shown:
-    """A displayed string, folded, with where each of its words is (for highlighting)."""
-
-    folded: Folded
-    words: dict[str, list[tuple[int, int]]]  # folded word → its [start, end) in folded.text
-    ascii: bool
-    unindexed: bool  # not an entry's title or body, so it may have words the index lacks
-
-    @classmethod
-    def of(cls, text: str, unindexed: bool = False) -> _Shown:
-        folded = fold_with_offsets(text)
-        words: dict[str, list[tuple[int, int]]] = {}
-        for match in WORD_PATTERN.finditer(folded.text):
-            words.setdefault(match.group(), []).append(match.span())
-        return cls(folded, words, folded.text.isascii(), unindexed)
+    def _fields(
+        self, entry_index: int
+    ) -> tuple[tuple[FieldText, ...], tuple[tuple[Text, FieldText], ...]]:
+        """An entry's fields, best first, and its situations, folded on first use and kept."""
+        explained = self._explained.get(entry_index)
+        if explained is None:
+            entry = self._entries[entry_index]
+            readings = self._readings
+            strings = {
+                FIELD_OF_WEIGHT[w]: s for w, s in _entry_strings(self._regulation, entry, readings)
+            }
+            if isinstance(entry, Infraction):
+                section = self._regulation.section(entry.section_id)
+                if section is not None:
+                    strings["section"] = _section_strings(section, readings)[0][1]
+            fields = tuple(
+                FieldText.of(name, fold("\n".join(strings[name])))
+                for name in FIELDS
+                if strings.get(name)
+            )
+            situations = tuple(
+                (
+                    situation,
+                    FieldText.of(
+                        "situation",
+                        fold("\n".join(_with_readings(readings, [situation.ja, situation.en]))),
+                    ),
+                )
+                for situation in _situations(entry)
+            )
+            explained = self._explained[entry_index] = (fields, situations)
+        return explained
 
 
 def _best_first(item: tuple[float, int]) -> tuple[float, int]:
     """Sort key of (score, entry index): higher score first, ties in document order."""
     score, entry_index = item
     return -score, entry_index
-
-
-def _word_matches(term: str, word: str) -> bool:
-    """Whether a word of a displayed text answers a query word (the search's own rules)."""
-    if term == word or stem(term) == stem(word):
-        return True
-    if term.isdigit():
-        return False
-    if len(term) >= PREFIX_MIN_LENGTH and word.startswith(term):
-        return True
-    return len(term) >= TYPO_MIN_LENGTH and within_one_edit(term, word)
-
-
-def _japanese_spans(term: _Term, text: str) -> list[tuple[int, int]]:
-    """Where a Japanese term is in `text`: the whole term, else its longest pieces (two
-    characters or more) left to right, so カード引きすぎた lights カード in a title; and its
-    kanji core (決 of 決めた)."""
-    word = term.text
-    pieces = [word]
-    if word not in text:
-        pieces = []
-        start = 0
-        while start < len(word) - 1:
-            end = start + 2
-            if word[start:end] not in text:
-                start += 1
-                continue
-            # Every prefix of a substring is one: grow the piece while it is still found.
-            while end < len(word) and word[start : end + 1] in text:
-                end += 1
-            pieces.append(word[start:end])
-            start = end
-    if term.core:
-        pieces.append(term.core)
-    spans: list[tuple[int, int]] = []
-    for piece in pieces:
-        position = text.find(piece)
-        while position >= 0:
-            spans.append((position, position + len(piece)))
-            position = text.find(piece, position + len(piece))
-    return spans
-
-
-def _merge_spans(spans: Iterable[tuple[int, int]]) -> Spans:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
-        else:
-            merged.append((start, end))
-    return tuple(merged)

@@ -233,3 +233,23 @@ def test_finder_bad_option_gets_one_line() -> None:
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("12分遅刻", "not-seated-10-minutes"),
+        ("わざと多く引いた", "broke-rules-on-purpose"),
+        ("ちこくした", "not-seated-5-minutes"),
+    ],
+)
+def test_search_json_reads_situations(query: str, first: str) -> None:
+    """Situation search through the command line: minutes, intent and kana reach the JSON."""
+    result = run("search", query, "--json", "--limit", "3")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["query"] == query
+    assert payload["results"][0]["id"] == first
+    assert set(payload["results"][0]) == {
+        *("id", "kind", "title", "section", "category", "penalty", "text", "score"),
+    }

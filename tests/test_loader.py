@@ -144,3 +144,20 @@ def test_changed_yaml_is_not_served_from_an_old_cache(tmp_path, monkeypatch) -> 
     load_regulation()
     path = corrupted(tmp_path, "penalty: warning\n", "penalty: yellow-card\n")
     assert "unknown tier 'yellow-card'" in str(load_error(path))
+
+
+FIRST_BRIBERY_SITUATION = "      - 勝ちを譲ってくれたらお金を払う、と持ちかけた\n"
+
+
+@pytest.mark.parametrize("bad", ["[nested]", "''"])
+def test_every_situation_must_be_a_non_empty_string(tmp_path: Path, bad: str) -> None:
+    error = load_error(corrupted(tmp_path, FIRST_BRIBERY_SITUATION, f"      - {bad}\n"))
+    assert "infraction 'bribery'" in str(error)
+    assert "every item of 'situations' must be a non-empty string" in str(error)
+
+
+def test_a_situation_listed_twice_is_refused(tmp_path: Path) -> None:
+    twice = FIRST_BRIBERY_SITUATION * 2
+    error = load_error(corrupted(tmp_path, FIRST_BRIBERY_SITUATION, twice))
+    assert "infraction 'bribery'" in str(error)
+    assert "situation listed twice: 勝ちを譲ってくれたらお金を払う、と持ちかけた" in str(error)

@@ -10,11 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from regulation.explain import FIELDS, Cue
+from regulation.highlight import SPAN_KEYS
 from regulation.model import (
     Aliases,
     Category,
@@ -28,7 +31,15 @@ from regulation.model import (
     entry_title,
 )
 from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
-from regulation.search import SPAN_KEYS, SearchHit, SearchIndex
+from regulation.readings import Readings, load_readings
+from regulation.search import (
+    INTENT_LOWER,
+    INTENT_RAISE,
+    QUANTITY_LOWER,
+    QUANTITY_RAISE,
+    SearchHit,
+    SearchIndex,
+)
 
 
 @pytest.fixture(scope="module")
@@ -233,10 +244,15 @@ def test_limit(index: SearchIndex) -> None:
     assert index.search("カード", limit=0) == []
 
 
-@pytest.mark.parametrize("query", ["", " ", "\u3000\t\n", "、。！？", "the of a", "ー"])
+@pytest.mark.parametrize("query", ["", " ", "\u3000\t\n", "、。！？", "ー"])
 def test_empty_or_meaningless_query_finds_nothing(index: SearchIndex, query: str) -> None:
-    hits = index.search(query)
-    assert hits == [] or query == "the of a"  # stopwords alone are still searched, as typed
+    assert index.search(query) == []
+
+
+def test_stopwords_alone_are_still_searched_as_typed(index: SearchIndex) -> None:
+    # "the" is dropped beside a meaningful word, but a query of nothing else is searched.
+    assert index.search("the of a")
+    assert ids(index.search("the caution")) == ids(index.search("caution"))
 
 
 # -- ranking rules, isolated ---------------------------------------------------------------------
@@ -330,19 +346,6 @@ def test_hit_spans_for_half_width_query_point_at_the_full_width_title(
     assert [title[a:b] for a, b in hit.spans["title.ja"]] == ["ジャンケン"]
 
 
-def test_match_spans_on_any_display_string(index: SearchIndex) -> None:
-    text = "Cards Distinguishable Face-Down (Marked Cards)"
-    assert [text[a:b] for a, b in index.match_spans("marked card", text)] == [
-        "Cards",
-        "Marked",
-        "Cards",
-    ]
-    text = "裏の状態で区別のつくカードの使用"
-    assert [text[a:b] for a, b in index.match_spans("ｶｰﾄﾞ", text)] == ["カード"]
-    assert index.match_spans("", text) == ()
-    assert index.match_spans("カード", "") == ()
-
-
 # -- any input is safe ---------------------------------------------------------------------------
 
 # Text that stresses folding: regex metacharacters, full/half width, kana, emoji, controls.
@@ -383,15 +386,11 @@ def test_any_query_gives_an_answer(
     assert all(score > 0 for score in scores)
     for hit in hits:
         strings = shown(regulation, hit)
+        assert all(word.word and word.word in query for word in hit.why.words)
+        assert all(word.field in FIELDS for word in hit.why.words)
         assert set(hit.spans) == set(SPAN_KEYS)
         for key in SPAN_KEYS:
             check_spans(hit.spans[key], strings[key])
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(query=st.one_of(TRICKY, st.text()), text=st.one_of(TRICKY, st.text()))
-def test_match_spans_on_any_text(index: SearchIndex, query: str, text: str) -> None:
-    check_spans(index.match_spans(query, text), text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -415,7 +414,6 @@ def test_huge_queries_finish_quickly(index: SearchIndex, unit: str, lone_surroga
         query = "\ud800" + query
     started = time.perf_counter()
     index.search(query)
-    index.match_spans(query, "デッキ（サイドデッキを含む）に同一カードが4枚以上含まれている")
     assert time.perf_counter() - started < 0.5  # bounded: the query is cut to a fixed length
 
 
@@ -442,3 +440,169 @@ def test_weak_partial_matches_are_not_listed(index: SearchIndex) -> None:
     assert [h.entry.id for h in hits][:2] == ["unintentional-slow-play", "intentional-slow-play"]
     assert "talked-to-third-party" not in {h.entry.id for h in hits}
     assert all(h.score >= hits[0].score * 0.1 for h in hits)
+
+
+# -- situation search: intent, quantities, readings, situations, why (issue 8) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("わざと多く引いた", "broke-rules-on-purpose"),  # drawing extra on purpose is cheating
+        ("うっかり多く引いた", "drew-extra-cards"),
+        ("drew an extra card on purpose", "broke-rules-on-purpose"),
+        ("accidentally drew an extra card", "drew-extra-cards"),
+        ("deliberately stalling", "intentional-slow-play"),
+        ("slow play by accident", "unintentional-slow-play"),
+        ("12分遅刻", "not-seated-10-minutes"),
+        ("十二分遅刻", "not-seated-10-minutes"),
+        ("7分遅刻", "not-seated-5-minutes"),
+        ("3分遅刻", "assembly-conditions-not-met"),  # under 5 minutes: the assembly conditions
+        ("12 minutes late", "not-seated-10-minutes"),
+        ("seven minutes late", "not-seated-5-minutes"),
+        ("デッキ39枚", "deck-under-40-cards"),
+        ("fourth copy", "four-or-more-copies"),
+        ("ドローフェイズに2枚ドロー", "drew-extra-cards"),  # through a typical situation
+        ("intentional draw", "decided-without-playing"),  # a name: not read as intent
+    ],
+)
+def test_situation_queries(index: SearchIndex, query: str, expected: str) -> None:
+    assert top(index, query) == expected
+
+
+def test_without_intent_both_entries_stay_high(index: SearchIndex) -> None:
+    assert set(ids(index.search("スロープレイ", limit=2))) == {
+        "unintentional-slow-play",
+        "intentional-slow-play",
+    }
+    drew = ids(index.search("多く引いた", limit=3))
+    assert drew[0] == "drew-extra-cards" and "broke-rules-on-purpose" not in drew[:1]
+
+
+def test_a_41_card_deck_is_not_a_short_deck(index: SearchIndex) -> None:
+    assert top(index, "デッキ39枚") == "deck-under-40-cards"
+    assert top(index, "デッキ41枚") != "deck-under-40-cards"
+    assert top(index, "41 card deck but list says 40") == "deck-list-mismatch"
+
+
+def test_hiragana_finds_kanji_through_the_readings(regulation: Regulation) -> None:
+    with_readings = SearchIndex.build(regulation)
+    without = SearchIndex.build(regulation, Readings())
+    # 罵倒 (abuse) is in a title only in kanji: no alias spells it in kana.
+    assert ids(with_readings.search("ばとうした", limit=1)) == ["supporter-harassed-opponent"]
+    assert "supporter-harassed-opponent" not in ids(without.search("ばとうした"))
+    tardiness = {"not-seated-5-minutes", "not-seated-10-minutes"}
+    assert set(ids(with_readings.search("ちこくした", limit=2))) == tardiness
+    seen = {"looked-at-extra-cards", "revealed-hidden-information"}
+    assert seen & set(ids(with_readings.search("あいてのてふだをみた", limit=3)))
+
+
+def test_a_missing_or_damaged_readings_file_only_costs_the_readings(tmp_path: Path) -> None:
+    assert load_readings(tmp_path / "absent.json") == Readings()
+    damaged = tmp_path / "readings.json"
+    damaged.write_text('{"strings": [1, 2]', encoding="utf-8")
+    assert load_readings(damaged) == Readings()
+    damaged.write_text('{"strings": ["not a mapping"]}', encoding="utf-8")
+    assert load_readings(damaged) == Readings()
+
+
+def test_why_names_the_words_the_fields_and_the_situation(index: SearchIndex) -> None:
+    hit = index.search("drew extra cards", limit=1)[0]
+    assert [(w.word, w.field) for w in hit.why.words] == [
+        ("drew", "title"),
+        ("extra", "title"),
+        ("cards", "title"),
+    ]
+    hit = index.search("ドローフェイズに2枚ドロー", limit=1)[0]
+    assert hit.why.situation is not None
+    assert hit.why.situation.ja == "ドローフェイズに2枚ドローしていた"
+    assert ("ドローフェイズ", "situation") in [(w.word, w.field) for w in hit.why.words]
+    hit = index.search("ｽﾘｰﾌﾞ", limit=1)[0]
+    assert [w.word for w in hit.why.words] == ["ｽﾘｰﾌﾞ"]  # as typed, for the judge to read
+    assert index.search("長考", limit=1)[0].why.cues == ()
+
+
+def test_why_says_when_intent_or_a_number_decided(index: SearchIndex) -> None:
+    hits = {hit.entry.id: hit for hit in index.search("わざと多く引いた")}
+    assert hits["broke-rules-on-purpose"].why.cues == (Cue("intent", "deliberate", True),)
+    assert hits["drew-extra-cards"].why.cues == (Cue("intent", "deliberate", False),)
+    hits = {hit.entry.id: hit for hit in index.search("12分遅刻")}
+    assert hits["not-seated-10-minutes"].why.cues == (Cue("minutes", 12, True),)
+    assert hits["not-seated-5-minutes"].why.cues == (Cue("minutes", 12, False),)
+
+
+def intent_regulation() -> Regulation:
+    return make_regulation(
+        [
+            Row("drew-extra-cards", "s1", "故意ではなく、zebra drawn"),
+            Row("broke-rules-on-purpose", "s1", "故意に、something else"),
+            Row("revealed-hidden-information", "s1", "故意に、zebra shown"),
+            Row("neutral", "s1", "zebra neutral"),
+        ]
+    )
+
+
+def test_intent_raises_its_entries_and_lowers_the_others() -> None:
+    index = SearchIndex.build(intent_regulation(), Readings())
+    plain = {hit.entry.id: hit.score for hit in index.search("zebra")}
+    assert "broke-rules-on-purpose" not in plain
+    deliberate = {hit.entry.id: hit.score for hit in index.search("zebra on purpose")}
+    accidental = {hit.entry.id: hit.score for hit in index.search("zebra by accident")}
+    # On purpose: the deliberate form takes the accidental entry's match, then is raised.
+    assert deliberate["broke-rules-on-purpose"] == pytest.approx(
+        deliberate["drew-extra-cards"] * INTENT_RAISE / INTENT_LOWER
+    )
+    assert deliberate["revealed-hidden-information"] > deliberate["neutral"]
+    assert accidental["drew-extra-cards"] > accidental["neutral"]
+    assert accidental["revealed-hidden-information"] < accidental["neutral"]
+    assert "broke-rules-on-purpose" not in accidental
+
+
+def quantity_regulation() -> Regulation:
+    return make_regulation(
+        [
+            Row("assembly-conditions-not-met", "s1", "late at assembly"),
+            Row("not-seated-5-minutes", "s1", "late five"),
+            Row("not-seated-10-minutes", "s1", "late ten"),
+            Row("other", "s2", "something else"),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("late 3 min", "assembly-conditions-not-met"),
+        ("late 5 min", "not-seated-5-minutes"),
+        ("late 9 min", "not-seated-5-minutes"),
+        ("late 10 min", "not-seated-10-minutes"),
+        ("late 45 min", "not-seated-10-minutes"),
+    ],
+)
+def test_minutes_rank_the_sibling_whose_range_holds_them(query: str, expected: str) -> None:
+    hits = SearchIndex.build(quantity_regulation(), Readings()).search(query)
+    assert ids(hits)[0] == expected
+    first, *others = hits
+    assert all(
+        first.score == pytest.approx(o.score * QUANTITY_RAISE / QUANTITY_LOWER) for o in others
+    )
+
+
+def test_a_number_alone_moves_nothing_the_words_did_not_find() -> None:
+    index = SearchIndex.build(quantity_regulation(), Readings())
+    assert ids(index.search("something 12 min")) == ["other"]
+
+
+def test_a_word_found_only_by_its_kanji_counts_as_half_a_match() -> None:
+    """違う finds 違反 only through its kanji 違: the entry that has the word itself (even in
+    its body) and the other word too ranks first."""
+    regulation = make_regulation(
+        [
+            Row("kanji-only", "s1", "違反 zz"),
+            Row("word-itself", "s2", "zz", remedy="違う話"),
+        ]
+    )
+    assert ids(SearchIndex.build(regulation, Readings()).search("違う zz")) == [
+        "word-itself",
+        "kanji-only",
+    ]

@@ -1,9 +1,14 @@
-"""Search quality on realistic judge queries (tests/search_queries.yaml).
+"""Search quality on realistic judge queries.
 
-Every query must find one of its expected entries in the top 3; overall, top-3 ≥ 95 % and
-top-1 ≥ 80 %. The report (`pytest -s`) compares our search with the baseline a judge has without
-the app: Ctrl+F of the raw query over the official Japanese page, i.e. the entries whose Japanese
-title or body contains the query, in document order. Nothing is written to disk.
+The keyword table (tests/search_queries.yaml): every query must find one of its expected entries
+in the top 3, and top-1 must stay at least 97 %. The report (`pytest -s`) compares our search with
+the baseline a judge has without the app: Ctrl+F of the raw query over the official Japanese
+page, i.e. the entries whose Japanese title or body contains the query, in document order.
+
+The situation table (tests/situation_queries.yaml, issue 8): its `tune` half must reach top-3
+≥ 95 % and top-1 ≥ 85 %. Its `holdout` half was run once, untouched, by bench/eval_search.py at
+the end of the tuning (top-1 89.0 %, top-3 96.6 %); it is kept here only as a regression floor at
+that figure: tuning on it would make it a second tune half. Nothing is written to disk.
 """
 
 from __future__ import annotations
@@ -18,8 +23,14 @@ from regulation.model import Entry, Regulation, entry_title
 from regulation.search import SearchIndex
 
 QUERIES_PATH = Path(__file__).with_name("search_queries.yaml")
-MIN_TOP3 = 0.95
-MIN_TOP1 = 0.80
+SITUATIONS_PATH = Path(__file__).with_name("situation_queries.yaml")
+MIN_TOP3 = 1.0
+MIN_TOP1 = 0.97  # measured 98.5 % after issue 8 (97.4 % before it)
+SITUATION_MIN_TOP3 = 0.95
+SITUATION_MIN_TOP1 = 0.85
+# The holdout half as measured once (130 and 141 of 146), a floor against regressions.
+HOLDOUT_FLOOR_TOP1 = 130 / 146
+HOLDOUT_FLOOR_TOP3 = 141 / 146
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +137,63 @@ def test_quality_report(index: SearchIndex, regulation: Regulation) -> None:
     print("\n".join(lines))
     assert overall["all"].top3 >= MIN_TOP3
     assert overall["all"].top1 >= MIN_TOP1
+
+
+# -- the situation table (issue 8) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    lang: str
+    query: str
+    targets: frozenset[str]
+    split: str
+    kind: str
+
+
+def load_situations() -> list[Situation]:
+    table = yaml.safe_load(SITUATIONS_PATH.read_text(encoding="utf-8"))
+    return [
+        Situation(lang, str(row["q"]), frozenset(row["targets"]), row["split"], row["kind"])
+        for lang in ("ja", "en")
+        for row in table[lang]
+    ]
+
+
+SITUATIONS = load_situations()
+
+
+def test_situation_table_is_large_balanced_and_split(regulation: Regulation) -> None:
+    by_lang = {lang: sum(s.lang == lang for s in SITUATIONS) for lang in ("ja", "en")}
+    assert len(SITUATIONS) >= 160 and min(by_lang.values()) >= 80, by_lang
+    assert {s.split for s in SITUATIONS} == {"tune", "holdout"}
+    tune = sum(s.split == "tune" for s in SITUATIONS)
+    assert 0.4 <= tune / len(SITUATIONS) <= 0.6
+    unknown = {t for s in SITUATIONS for t in s.targets if regulation.entry(t) is None}
+    assert not unknown
+    # Every infraction and principle is asked for in both halves.
+    for split in ("tune", "holdout"):
+        asked = {t for s in SITUATIONS if s.split == split for t in s.targets}
+        for entry in (*regulation.infractions, *regulation.principles):
+            assert entry.id in asked, (split, entry.id)
+
+
+@pytest.mark.parametrize(
+    ("split", "min_top1", "min_top3"),
+    [
+        ("tune", SITUATION_MIN_TOP1, SITUATION_MIN_TOP3),
+        ("holdout", HOLDOUT_FLOOR_TOP1, HOLDOUT_FLOOR_TOP3),
+    ],
+)
+def test_situation_table(index: SearchIndex, split: str, min_top1: float, min_top3: float) -> None:
+    cases = [s for s in SITUATIONS if s.split == split]
+    ranked = [ours(index, case.query) for case in cases]
+    top1 = sum(bool(ids) and ids[0] in c.targets for c, ids in zip(cases, ranked, strict=True))
+    top3 = sum(bool(c.targets & set(ids)) for c, ids in zip(cases, ranked, strict=True))
+    misses = [
+        f"{c.query!r}: expected {sorted(c.targets)}, got {ids}"
+        for c, ids in zip(cases, ranked, strict=True)
+        if not c.targets & set(ids)
+    ]
+    assert top3 / len(cases) >= min_top3 - 1e-9, misses
+    assert top1 / len(cases) >= min_top1 - 1e-9, (top1, len(cases))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from pathlib import Path
 
 import flet as ft
 
@@ -17,6 +16,7 @@ from regulation.catalog import Catalog, load_catalog
 from regulation.finder import Finder, load_finder
 from regulation.loader import load_regulation
 from regulation.model import Regulation
+from regulation.paths import ASSETS_DIR
 from regulation.search import SearchIndex
 
 from . import routes
@@ -42,8 +42,6 @@ from .state import (
     stored_values,
 )
 from .theme import WIDE_BREAKPOINT, apply_theme
-
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
 LOCALES = {
     language: ft.LocaleConfiguration(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import flet as ft
 
 from regulation import APP_VERSION
+from regulation.paths import FONT_LICENCE_PATH
 
 from .. import routes
 from .. import strings as S
@@ -15,15 +15,11 @@ from ..context import Context, Screen
 from ..theme import TEXT_SCALES
 from ..widgets import heading, icon_button, scrolling_column
 
-FONT_LICENCE_FILE = (
-    Path(__file__).resolve().parents[2] / "assets" / "fonts" / "IPA_Font_License_Agreement_v1.0.txt"
-)
-
 
 @functools.cache
 def font_licence() -> str:
     """The licence text, read once (the About screen is rebuilt on every language switch)."""
-    return FONT_LICENCE_FILE.read_text(encoding="utf-8") if FONT_LICENCE_FILE.exists() else ""
+    return FONT_LICENCE_PATH.read_text(encoding="utf-8") if FONT_LICENCE_PATH.exists() else ""
 
 
 LANGUAGE_CHOICES = (("ja", S.LANG_JA), ("en", S.LANG_EN), ("both", S.LANG_BOTH))
