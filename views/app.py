@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import replace
-from pathlib import Path
 
 import flet as ft
 
@@ -43,8 +42,6 @@ from .state import (
 )
 from .theme import MASTER_PANE_WIDTH, WIDE_BREAKPOINT, apply_theme
 from .widgets import icon_button
-
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
 NAV_DESTINATIONS = (
     (ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV_TIERS),
@@ -404,30 +401,3 @@ def before_main(page: ft.Page) -> None:
     text out for a few frames in the default Roboto and asks for Noto fallback fonts."""
     apply_theme(page, "system")
     page.theme_animation_style = ft.AnimationStyle.no_animation()
-
-
-def run_app(web: bool = False, port: int = 8550) -> int:
-    if web:
-        import socket
-
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                print(f"error: port {port} on 127.0.0.1 is busy; choose another with --port")
-                return 1
-        print(
-            f"Serving 罰則ガイド on http://127.0.0.1:{port}/ (offline; Ctrl+C to stop)", flush=True
-        )
-        ft.run(
-            main,
-            before_main=before_main,
-            view=ft.AppView.WEB_BROWSER,
-            host="127.0.0.1",
-            port=port,
-            assets_dir=str(ASSETS_DIR),
-            no_cdn=True,
-        )
-    else:
-        ft.run(main, before_main=before_main, assets_dir=str(ASSETS_DIR))
-    return 0
