@@ -7,10 +7,14 @@ import argparse
 import io
 import os
 import sys
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from regulation.model import Regulation
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line on stderr, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line on stderr, no usage dump
         sys.stderr.write(f"{self.prog}: {message}\n")
         raise SystemExit(2)
 
@@ -45,7 +49,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def check_data() -> object | None:
+def check_data() -> Regulation | None:
     """The regulation, loaded and checked; None after one line on stderr saying what is wrong."""
     from regulation.loader import RegulationError, load_regulation
 

@@ -140,17 +140,18 @@ def compile_data(yaml_path: Path) -> tuple[bytes, Compiled]:
         payload = json.dumps(data, ensure_ascii=False, indent=0, allow_nan=False).encode("utf-8")
     except (ValueError, TypeError, RecursionError) as exc:  # the loader lets none through
         raise DataError(yaml_path, "", f"not plain data: {exc}") from None
+    compiled = Compiled(data, hashlib.sha256(source).hexdigest(), entry_counts(data))
     manifest = {
         "format": FORMAT,
         "source": yaml_path.name,
-        "source_sha256": hashlib.sha256(source).hexdigest(),
-        "counts": entry_counts(data),
+        "source_sha256": compiled.source_sha256,
+        "counts": compiled.counts,
         "data_bytes": len(payload),
         "data_sha256": hashlib.sha256(payload).hexdigest(),
         "compiled_by": COMPILE_COMMAND,
     }
     head = json.dumps(manifest, ensure_ascii=False).encode("utf-8")
-    return head + b"\n" + payload, Compiled(data, manifest["source_sha256"], manifest["counts"])
+    return head + b"\n" + payload, compiled
 
 
 def entry_counts(data: Any) -> dict[str, int]:

@@ -137,6 +137,7 @@ def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert process.stdout is not None and process.stderr is not None
     process.stdout.close()
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0

@@ -26,6 +26,7 @@ import pytest
 from e2e.harness import AppServer, free_port, server_environment
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 import main as entry
 from views import server
@@ -174,7 +175,7 @@ def test_bad_data_is_one_line_before_anything_is_served(tmp_path: Path, mode: li
 def open_session(served: AppServer, origin: str | None) -> str:
     url = served.base_url.replace("http", "ws") + "/ws"
     try:
-        with connect(url, origin=origin, open_timeout=10):  # type: ignore[arg-type]
+        with connect(url, origin=Origin(origin) if origin else None, open_timeout=10):
             return "accepted"
     except InvalidStatus as refused:
         return f"refused {refused.response.status_code}"
@@ -250,7 +251,8 @@ def test_a_disconnected_session_is_kept_minutes_not_an_hour(monkeypatch) -> None
     thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [listener]})
     thread.start()
     try:
-        with connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://127.0.0.1:{port}") as ws:
+        own_page = Origin(f"http://127.0.0.1:{port}")
+        with connect(f"ws://127.0.0.1:{port}/ws", origin=own_page) as ws:
             ws.send(register_frame())
             reply = msgpack.unpackb(ws.recv(timeout=30)[1:], strict_map_key=False)
             assert reply[0] == 1 and reply[1]["session_id"], reply
