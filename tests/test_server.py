@@ -97,6 +97,17 @@ def test_a_killed_server_restarts_at_once_on_the_same_port(tmp_path: Path) -> No
         second.stop()
 
 
+def test_a_port_that_cannot_be_used_says_why(monkeypatch, capsys) -> None:
+    def refused(port: int) -> socket.socket:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(server, "listen", refused)
+    assert entry.main(["--web", "--port", "80"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "error: port 80 on 127.0.0.1 cannot be used: Permission denied\n"
+
+
 # -- ports --------------------------------------------------------------------------------------
 
 

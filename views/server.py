@@ -18,6 +18,7 @@ than through `ft.run` so that it serves one person on 127.0.0.1 and nothing more
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import sys
@@ -40,10 +41,6 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-class PortBusy(OSError):
-    """Another program listens on the port."""
-
-
 def run_app(web: bool = False, port: int = 8550) -> int:
     """Runs the app until it is closed; returns the exit status. The data is checked first
     (main.py), so nothing here reports a data fault."""
@@ -56,8 +53,12 @@ def run_app(web: bool = False, port: int = 8550) -> int:
         return 0
     try:
         listener = listen(port)
-    except PortBusy:
-        sys.stderr.write(f"error: port {port} on {HOST} is busy; choose another with --port\n")
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            fault = "is busy; choose another with --port"
+        else:  # a port below 1024 without the right, …
+            fault = f"cannot be used: {exc.strerror or exc}"
+        sys.stderr.write(f"error: port {port} on {HOST} {fault}\n")
         return 1
     port = listener.getsockname()[1]  # the one the system chose for --port 0
     url = f"http://{HOST}:{port}/"
@@ -68,16 +69,16 @@ def run_app(web: bool = False, port: int = 8550) -> int:
 
 
 def listen(port: int) -> socket.socket:
-    """A socket listening on HOST:port (0: any free port). Raises PortBusy."""
+    """A socket listening on HOST:port (0: any free port). Raises OSError (EADDRINUSE: busy)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         if os.name == "posix":  # on Windows the option would let two servers share the port
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((HOST, port))
         sock.listen(128)
-    except OSError as exc:
+    except OSError:
         sock.close()
-        raise PortBusy(*exc.args) from None
+        raise
     return sock
 
 
