@@ -2,8 +2,8 @@
 of the regulation, so a judge who does not know what a situation is called reaches it in a few
 taps.
 
-`load_finder` reads the file through the regulation loader's `read_data_file` (one reader and
-one cache for every data file), checks it whole and returns a `Finder`; a broken tree is one
+`load_finder` reads the file's compiled twin like the regulation's (regulation/data.py: one
+reader for every data file), checks it whole and returns a `Finder`; a broken tree is one
 `RegulationError` line (file, question, fault), like broken regulation data. The app and the
 command line both call it, so neither starts with a broken tree.
 
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .catalog import Catalog
-from .loader import RegulationError, english_catalog, read_data_file
+from .data import Compiled, read_compiled
+from .loader import RegulationError, english_catalog
 from .model import Infraction, Principle, Regulation, Text
 from .paths import FINDER_PATH
 
@@ -170,10 +171,15 @@ def load_finder(
     """Read and check the finder's tree (FINDER_PATH unless `path` is given) against the loaded
     regulation. The app and the command line both start with this. Raises RegulationError."""
     path = path or FINDER_PATH
-    data, digest = read_data_file(path, "finder")
-    if catalog is None:
-        catalog = english_catalog()
-    return _Builder(path, regulation, catalog).build(data, digest)
+    compiled = read_compiled(path)
+    return build_finder(path, compiled, regulation, catalog or english_catalog())
+
+
+def build_finder(
+    path: Path, compiled: Compiled, regulation: Regulation, catalog: Catalog
+) -> Finder:
+    """The tree of checked data (also run by `python -m regulation.compile` before writing)."""
+    return _Builder(path, regulation, catalog).build(compiled.data, compiled.source_sha256)
 
 
 class _OptionSpec:

@@ -1,4 +1,5 @@
-"""Load assets/rules_ja.yaml and the English catalog into a validated `Regulation`.
+"""Load assets/rules_ja.yaml (through its compiled twin, regulation/data.py) and the English
+catalog into a validated `Regulation`.
 
 Every fault is reported as one `RegulationError` naming the file, the line or entry, and what is
 wrong, so that a broken data file never surfaces as a traceback.
@@ -6,14 +7,12 @@ wrong, so that a broken data file never surfaces as a traceback.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog, load_catalog
+from .data import Compiled, DataError, read_compiled
 from .model import (
     Aliases,
     Category,
@@ -27,36 +26,15 @@ from .model import (
 )
 from .paths import RULES_PATH
 
-# Parsed YAML is cached as JSON under the file's hash, like .pyc for source: importing and
-# running PyYAML costs more than everything else at start-up, reading JSON almost nothing.
-CACHE_FORMAT = 1
-
-
-class RegulationError(ValueError):
-    """The data file is unusable. `str()` is one line: file, place, fault."""
-
-    def __init__(self, path: Path | str, where: str, fault: str) -> None:
-        self.path, self.where, self.fault = str(path), where, fault
-        super().__init__(f"{self.path}: {where}: {fault}")
+RegulationError = DataError  # the name the app and its tests know the data's faults by
 
 
 def load_regulation(rules_path: Path = RULES_PATH, catalog: Catalog | None = None) -> Regulation:
     """Read, validate and translate the regulation. Raises RegulationError."""
-    data, digest = read_data_file(rules_path, "rules")
+    compiled = read_compiled(rules_path)
     if catalog is None:
         catalog = english_catalog()
-    return _Builder(rules_path, catalog, digest).build(data)
-
-
-def read_data_file(path: Path, kind: str) -> tuple[Any, str]:
-    """A data file's parsed content and its SHA-256; every data file (the regulation, the
-    finder's tree) is read here. `kind` names its cache entry. Raises RegulationError."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RegulationError(path, "file", exc.strerror or str(exc)) from None
-    digest = hashlib.sha256(raw).hexdigest()
-    return _cached_parse(path, raw, digest, kind), digest
+    return build_regulation(rules_path, compiled, catalog)
 
 
 def english_catalog() -> Catalog:
@@ -67,59 +45,24 @@ def english_catalog() -> Catalog:
         raise RegulationError(exc.filename or "catalog", "catalog", str(exc)) from None
 
 
-def parse_yaml(path: Path, raw: bytes) -> Any:
-    """PyYAML, with libyaml's C loader when present. Raises RegulationError."""
-    import yaml  # here, not at the top: a cache hit never needs it
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(raw, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}" if mark else "syntax"
-        raise RegulationError(path, where, f"YAML syntax error: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        raise RegulationError(path, "syntax", f"YAML error: {exc}") from None
-
-
-def cache_dir() -> Path:
-    """Per-user and writable on every platform (Flet sets FLET_APP_STORAGE_TEMP on mobile)."""
-    configured = os.environ.get("PENALTY_GUIDE_CACHE_DIR") or os.environ.get(
-        "FLET_APP_STORAGE_TEMP"
-    )
-    if configured:
-        return Path(configured)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocg-penalty-guide"
-
-
-def _cached_parse(path: Path, raw: bytes, digest: str, kind: str) -> Any:
-    cache = cache_dir() / f"{kind}-{CACHE_FORMAT}-{digest}.json"
-    try:
-        return json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass  # no cache yet, or an unreadable one: parse the YAML
-    data = parse_yaml(path, raw)
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        partial.replace(cache)  # atomic: a concurrent reader never sees half a file
-        for stale in cache.parent.glob(f"{kind}-*.json"):
-            if stale != cache:
-                stale.unlink(missing_ok=True)
-    except (OSError, TypeError, ValueError):
-        pass  # a read-only disk or a non-JSON value only costs speed
-    return data
+def build_regulation(rules_path: Path, compiled: Compiled, catalog: Catalog) -> Regulation:
+    """The model of checked data (also run by `python -m regulation.compile` before writing)."""
+    return _Builder(rules_path, catalog, compiled.source_sha256).build(compiled.data)
 
 
 class _Builder:
-    """Turns the parsed YAML into model objects, checking as it goes."""
+    """Turns the parsed YAML into model objects, checking as it goes.
+
+    Every key is read through `field` (or a reader built on it), which remembers it: a key that
+    no reader asked for is unknown, a typo or a field the app does not have, and is refused
+    (`known_keys_only`) rather than silently dropped."""
 
     def __init__(self, path: Path, catalog: Catalog, digest: str) -> None:
         self.path = path
         self.catalog = catalog
         self.digest = digest
         self.seen_ids: set[str] = set()
+        self.read_keys: set[tuple[int, str]] = set()  # (id(mapping), key) of every key read
 
     def fail(self, where: str, fault: str) -> RegulationError:
         return RegulationError(self.path, where, fault)
@@ -130,6 +73,7 @@ class _Builder:
         return self.catalog.text(japanese)
 
     def field(self, node: dict, key: str, where: str, kind: type = str, required: bool = True):
+        self.read_keys.add((id(node), key))
         if key not in node or node[key] is None:
             if required:
                 raise self.fail(where, f"missing required field '{key}'")
@@ -172,6 +116,11 @@ class _Builder:
             raise self.fail(where, f"situation listed twice: {repeated[0]}")
         return tuple(self.text(s) for s in situations)
 
+    def known_keys_only(self, node: dict, where: str) -> None:
+        unknown = [key for key in node if (id(node), key) not in self.read_keys]
+        if unknown:
+            raise self.fail(where, f"unknown key '{unknown[0]}'")
+
     def entry_id(self, node: Any, where: str) -> str:
         if not isinstance(node, dict):
             raise self.fail(where, "must be a mapping")
@@ -194,6 +143,7 @@ class _Builder:
         for index, node in enumerate(items):
             entry_id = self.entry_id(node, f"{kind} #{index + 1}")
             built.append(build(node, entry_id, f"{kind} '{entry_id}'", index))
+            self.known_keys_only(node, f"{kind} '{entry_id}'")
         return tuple(built)
 
     # -- the document -------------------------------------------------------------------
@@ -208,6 +158,8 @@ class _Builder:
             source_sha256=self.digest,
             penalty_label=self.text(self.field(doc, "penalty_label", "document")),
         )
+        self.field(doc, "source", "document", required=False)  # for people: where the text is
+        self.known_keys_only(doc, "document")
         tiers = self.each(self.items(data, "tiers", "top level"), "tier", self.tier)
         tiers_by_id = {t.id: t for t in tiers}
 
@@ -216,6 +168,7 @@ class _Builder:
         principles = self.each(
             self.items(principles_node, "items", "principles"), "principle", self.principle
         )
+        self.known_keys_only(principles_node, "principles")
 
         categories = self.each(
             self.items(data, "categories", "top level"), "category", self.category
@@ -272,6 +225,7 @@ class _Builder:
         infractions = self.each(
             self.items(data, "infractions", "top level"), "infraction", infraction
         )
+        self.known_keys_only(data, "top level")
         return Regulation(
             document=document,
             tiers=tiers,

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,10 +10,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-
-# Tests never touch the user's cache of parsed data (regulation/loader.py).
-os.environ["PENALTY_GUIDE_CACHE_DIR"] = tempfile.mkdtemp(prefix="penalty-guide-cache-")
-atexit.register(shutil.rmtree, os.environ["PENALTY_GUIDE_CACHE_DIR"], ignore_errors=True)
 
 from regulation.loader import load_regulation  # noqa: E402
 from regulation.model import Regulation  # noqa: E402

@@ -285,6 +285,7 @@ def test_unknown_route_shows_not_found_with_a_way_home(apps) -> None:
         {"language": "klingon", "theme": 5, "text_scale": "huge", "bookmarks": "{not json"},
         {"language": None, "text_scale": 99.0, "bookmarks": ["no-such-id", 3], "recent": "[1, 2"},
         {"bookmarks": '{"a": 1}', "recent": json.dumps(["bribery", "bribery", "gone"])},
+        {"bookmarks": "[" * 100_000 + "]" * 100_000, "theme": ["dark"], "text_scale": [1.3]},
     ],
 )
 def test_corrupt_stored_settings_fall_back_to_defaults(apps, stored) -> None:

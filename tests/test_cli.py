@@ -1,23 +1,46 @@
-"""The command line's contract (README "Command line"), run as a judge's tools would run it."""
+"""The command line's contract (README "Command line").
+
+Most checks call `main.main(argv)` in this process; a few run `main.py` as a judge's tools would
+(the JSON contract, a pager that leaves, a full disk, a closed stdout, a legacy code page)."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import main
 from regulation.model import Regulation
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, **options) -> subprocess.CompletedProcess[str]:
+    """main.py in a process of its own; its output read as UTF-8 whatever the locale."""
+    if "stdout" not in options:
+        options["capture_output"] = True
     return subprocess.run(
-        [sys.executable, "main.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "main.py", *args],
+        cwd=ROOT,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        **options,
     )
+
+
+def call(capsys, *args: str) -> tuple[int, str, str]:
+    """main.main(args) in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main.main(list(args))
+    except SystemExit as exited:
+        status = exited.code if isinstance(exited.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def test_list_json_has_every_entry_in_document_order(regulation: Regulation) -> None:
@@ -41,10 +64,9 @@ def test_list_json_has_every_entry_in_document_order(regulation: Regulation) -> 
     assert entries[0]["section"] is None and entries[0]["penalty"] is None
 
 
-def test_list_groups_by_category_and_section() -> None:
-    result = run("list")
-    assert result.returncode == 0
-    out = result.stdout
+def test_list_groups_by_category_and_section(capsys) -> None:
+    status, out, _ = call(capsys, "list")
+    assert status == 0
     order = [
         "== デッキ / Deck ==",
         "1. デッキに関する違反",
@@ -57,10 +79,10 @@ def test_list_groups_by_category_and_section() -> None:
     assert "[B 警告] 故意ではなく、過剰にカードを引いた" in out
 
 
-def test_search_json_contract() -> None:
-    result = run("search", "drawing extra cards", "--json", "--limit", "3")
-    assert result.returncode == 0, result.stderr
-    payload = json.loads(result.stdout)
+def test_search_json_contract(capsys) -> None:
+    status, out, err = call(capsys, "search", "drawing extra cards", "--json", "--limit", "3")
+    assert status == 0, err
+    payload = json.loads(out)
     assert payload["query"] == "drawing extra cards"
     results = payload["results"]
     assert 1 <= len(results) <= 3
@@ -70,42 +92,41 @@ def test_search_json_contract() -> None:
     assert scores == sorted(scores, reverse=True)
 
 
-def test_search_finds_a_tier_by_its_japanese_name() -> None:
-    payload = json.loads(run("search", "マッチの敗北", "--json").stdout)
+def test_search_finds_a_tier_by_its_japanese_name(capsys) -> None:
+    payload = json.loads(call(capsys, "search", "マッチの敗北", "--json")[1])
     assert payload["results"][0]["id"] == "match-forfeiture"
     assert payload["results"][0]["kind"] == "tier"
 
 
-def test_search_readable_output_shows_rank_penalty_and_both_titles() -> None:
-    out = run("search", "ひきすぎ").stdout
+def test_search_readable_output_shows_rank_penalty_and_both_titles(capsys) -> None:
+    out = call(capsys, "search", "ひきすぎ")[1]
     first = out.splitlines()[0]
     assert first.startswith(" 1. [B 警告 / Warning] 故意ではなく、過剰にカードを引いた")
     assert "Unintentionally drew extra cards" in out.splitlines()[1]
 
 
-@pytest.mark.parametrize("query", ["", "   ", "(((", "\x07\x1b[31m", "🂡" * 50])
-def test_strange_queries_answer_without_a_traceback(query: str) -> None:
-    result = run("search", query, "--json")
-    assert result.returncode == 0
-    assert "Traceback" not in result.stderr
-    assert isinstance(json.loads(result.stdout)["results"], list)
+@pytest.mark.parametrize("query", ["", "   ", "(((", "\x07\x1b[31m", "🂡" * 50, "\udcff"])
+def test_strange_queries_answer_without_a_traceback(query: str, capsys) -> None:
+    status, out, err = call(capsys, "search", query, "--json")
+    assert status == 0 and err == ""
+    assert isinstance(json.loads(out)["results"], list)
 
 
 @pytest.mark.parametrize(
     "args",
     [("search",), ("search", "x", "--limit", "0"), ("search", "x", "--limit", "ten"), ("nope",)],
 )
-def test_bad_commands_get_one_line_and_a_nonzero_exit(args: tuple[str, ...]) -> None:
-    result = run(*args)
-    assert result.returncode != 0
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "Traceback" not in result.stderr
+def test_bad_commands_get_one_line_and_a_nonzero_exit(args: tuple[str, ...], capsys) -> None:
+    status, out, err = call(capsys, *args)
+    assert status != 0
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
 
 
-def test_version() -> None:
-    result = run("--version")
-    assert result.returncode == 0
-    assert result.stdout.strip() == "ocg-penalty-guide 1.0.0"
+def test_version(capsys) -> None:
+    status, out, _ = call(capsys, "--version")
+    assert status == 0
+    assert out.strip() == "ocg-penalty-guide 1.0.0"
 
 
 def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
@@ -116,6 +137,7 @@ def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert process.stdout is not None and process.stderr is not None
     process.stdout.close()
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0
@@ -211,20 +233,29 @@ def _app_with_finder(tmp_path: Path, old: str, new: str) -> Path:
 @pytest.mark.parametrize("as_json", [True, False])
 def test_finder_with_a_broken_tree_fails_in_one_line(tmp_path: Path, as_json: bool) -> None:
     app = _app_with_finder(tmp_path, "result: bribery\n", "result: brbery\n")
-    args = ["finder", "--json"] if as_json else ["finder"]
-    result = subprocess.run(
-        [sys.executable, "main.py", *args], cwd=app, capture_output=True, text=True, timeout=60
-    )
+
+    def run_in_app(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, *args], cwd=app, capture_output=True, text=True, timeout=60
+        )
+
+    # Compiling refuses the tree, naming the file, the question and the fault…
+    compiled = run_in_app("-m", "regulation.compile")
+    assert compiled.returncode == 1
+    faults = [line for line in compiled.stderr.strip().splitlines()]
+    assert len(faults) == 1, compiled.stderr
+    assert "finder.yaml: node 'result' option 2" in faults[0]
+    assert "unknown entry 'brbery'" in faults[0]
+    # …and the app's command refuses the edited tree that nobody compiled.
+    result = run_in_app("main.py", *(["finder", "--json"] if as_json else ["finder"]))
     assert result.returncode == 1
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ") and "finder.yaml: node 'result' option 2" in lines[0]
-    assert "unknown entry 'brbery'" in lines[0]
+    assert lines[0].startswith("error: ") and "finder.yaml" in lines[0]
+    assert "changed since finder.json was compiled" in lines[0]
     # the other commands do not need the tree
-    listed = subprocess.run(
-        [sys.executable, "main.py", "list", "--json"], cwd=app, capture_output=True, timeout=60
-    )
+    listed = run_in_app("main.py", "list", "--json")
     assert listed.returncode == 0
 
 
@@ -253,3 +284,38 @@ def test_search_json_reads_situations(query: str, first: str) -> None:
     assert set(payload["results"][0]) == {
         *("id", "kind", "title", "section", "category", "penalty", "text", "score"),
     }
+
+
+# -- output that cannot be written, or not in the console's encoding ----------------------------
+
+
+@pytest.mark.parametrize("args", [("list",), ("list", "--json"), ("search", "slow play")])
+def test_a_full_disk_is_one_line_and_a_nonzero_exit(args: tuple[str, ...]) -> None:
+    with open("/dev/full", "w") as full:
+        result = run(*args, stdout=full, stderr=subprocess.PIPE)
+    assert result.returncode == 1
+    assert result.stderr == "error: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_is_one_line_and_a_nonzero_exit() -> None:
+    result = subprocess.run(
+        ["bash", "-c", 'exec "$0" main.py list >&-', sys.executable],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr == "error: cannot write the output: standard output is closed\n"
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii", "cp932"])
+def test_output_is_utf8_whatever_the_console(encoding: str) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    listed = run("list", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert "[B 警告] 故意ではなく、過剰にカードを引いた" in listed.stdout
+    searched = run("search", "ひきすぎ", "--json", env=env)
+    assert json.loads(searched.stdout)["query"] == "ひきすぎ"
+    refused = run("search", "x", "--limit", "0", env={**env, "LANG": "C"})
+    assert refused.stderr == "main.py search: argument --limit: must be 1 or more, not 0\n"

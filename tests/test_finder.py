@@ -4,7 +4,6 @@ refused at load with one line naming the file, the question and the fault."""
 from __future__ import annotations
 
 import copy
-import os
 import re
 import subprocess
 import sys
@@ -16,11 +15,14 @@ import yaml
 
 from regulation import finder as finder_module
 from regulation.catalog import load_catalog
+from regulation.compile import compile_checked
+from regulation.data import compile_data, compiled_path
 from regulation.finder import (
     FINDER_PATH,
     MAX_QUESTIONS,
     Finder,
     FinderLeaf,
+    build_finder,
     load_finder,
 )
 from regulation.loader import RegulationError
@@ -259,8 +261,10 @@ def node_of(tree: dict[str, Any], node_id: str) -> dict[str, Any]:
 
 
 def load_error(regulation: Regulation, path: Path) -> str:
+    """The one-line fault of compiling the tree at `path` for the app (the compiler runs the
+    app's own checks before it writes anything; `regulation` is the one they check against)."""
     with pytest.raises(RegulationError) as caught:
-        load_finder(regulation, path=path)
+        compile_checked(path, lambda p, c: build_finder(p, c, regulation, load_catalog()))
     message = str(caught.value)
     assert message.startswith(f"{path}: "), message
     assert "\n" not in message
@@ -273,9 +277,16 @@ def broken(raw_tree: dict[str, Any], change) -> dict[str, Any]:
     return tree
 
 
+def compiled_tree(path: Path) -> Path:
+    """Writes the compiled twin of the tree at `path` unchecked, as an older app could have."""
+    content, _compiled = compile_data(path)
+    compiled_path(path).write_bytes(content)
+    return path
+
+
 def test_an_unchanged_copy_loads(tmp_path: Path, regulation: Regulation, raw_tree) -> None:
     """The baseline of the tests below: only their one change breaks the tree."""
-    copied = load_finder(regulation, path=write_tree(tmp_path, raw_tree))
+    copied = load_finder(regulation, path=compiled_tree(write_tree(tmp_path, raw_tree)))
     assert [n.id for n in copied.nodes()] == [n.id for n in load_finder(regulation).nodes()]
 
 
@@ -530,30 +541,23 @@ def test_not_a_mapping_or_missing(tmp_path: Path, regulation: Regulation) -> Non
     path.write_text("- topic\n- deck\n", encoding="utf-8")
     assert "top level: must be a mapping with 'root' and 'nodes'" in load_error(regulation, path)
     missing = tmp_path / "nowhere.yaml"
-    assert "file: No such file" in load_error(regulation, missing)
+    assert "nowhere.yaml: No such file" in load_error(regulation, missing)
 
 
-# -- one reader for every data file: the regulation's cache, and no PyYAML on a cache hit ------
+# -- one reader for every data file: the compiled twin, and no PyYAML at run time -------------
 
 
-def test_the_finder_is_read_through_the_loaders_cache(tmp_path, monkeypatch, regulation) -> None:
-    from regulation import loader
-
-    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path))
-    first = load_finder(regulation)
-    loader.load_regulation()
-    assert len(list(tmp_path.glob("finder-*.json"))) == 1
-    assert len(list(tmp_path.glob("rules-*.json"))) == 1  # the two keep their own entries
+def test_the_finder_is_read_from_its_compiled_twin(monkeypatch, regulation) -> None:
+    from regulation import data
 
     def no_yaml(*_args):
-        raise AssertionError("the YAML was parsed although a cache exists")
+        raise AssertionError("the YAML was parsed at run time")
 
-    monkeypatch.setattr(loader, "parse_yaml", no_yaml)
-    assert load_finder(regulation) == first
-    loader.load_regulation()
+    monkeypatch.setattr(data, "parse_yaml", no_yaml)
+    assert load_finder(regulation).root.id == "topic"
 
 
-def test_a_warm_start_never_imports_pyyaml(tmp_path: Path) -> None:
+def test_the_app_never_imports_pyyaml() -> None:
     code = (
         "import sys\n"
         "from regulation.loader import load_regulation\n"
@@ -561,17 +565,9 @@ def test_a_warm_start_never_imports_pyyaml(tmp_path: Path) -> None:
         "load_finder(load_regulation())\n"
         "print('yaml' in sys.modules)\n"
     )
-    env = {**os.environ, "PENALTY_GUIDE_CACHE_DIR": str(tmp_path)}
-
-    def run() -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
-
-    assert run() == "True"  # cold: parsed and cached
-    assert run() == "False"  # warm: both files from the cache
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
 
 
 # -- the app starts only with a sound tree ----------------------------------------------------
@@ -585,7 +581,7 @@ def test_the_app_does_not_start_with_a_broken_tree(tmp_path, monkeypatch, raw_tr
     except ImportError:  # tests/ as a package
         from tests.flet_harness import FakeApp
 
-    path = write_tree(tmp_path, broken(raw_tree, _remove_leaves("bribery")))
+    path = compiled_tree(write_tree(tmp_path, broken(raw_tree, _remove_leaves("bribery"))))
     monkeypatch.setattr(finder_module, "FINDER_PATH", path)
     app = FakeApp.start(main, locale="ja-JP", prefs={})
     try:

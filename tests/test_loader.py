@@ -1,4 +1,8 @@
-"""The loader rejects broken data with one clear line naming the file, the place and the fault."""
+"""The loader rejects broken data with one clear line naming the file, the place and the fault.
+
+The model's checks run when the YAML is compiled (`python -m regulation.compile` refuses to write
+data the app would refuse), so a broken YAML is compiled here, as a developer would, and its
+fault must come out of that; tests/test_data.py covers the compiled file itself."""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from regulation.loader import RULES_PATH, RegulationError, load_regulation
+from regulation.compile import check_regulation, compile_checked
+from regulation.loader import RULES_PATH, RegulationError
 from regulation.model import Regulation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,8 +29,10 @@ def corrupted(tmp_path: Path, old: str, new: str) -> Path:
 
 
 def load_error(path: Path) -> RegulationError:
+    """The one-line fault of compiling the YAML at `path` for the app."""
     with pytest.raises(RegulationError) as caught:
-        load_regulation(path)
+        compile_checked(path, check_regulation)
+    assert "\n" not in str(caught.value)
     return caught.value
 
 
@@ -95,6 +102,21 @@ def copy_app(tmp_path: Path) -> Path:
     return app
 
 
+def run_in(app: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=app, capture_output=True, text=True, timeout=60
+    )
+
+
+def assert_one_line(result: subprocess.CompletedProcess[str], *parts: str) -> None:
+    assert result.returncode != 0
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert all(part in lines[0] for part in parts), lines[0]
+    assert "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize(
     ("old", "new", "fault"),
     [
@@ -102,48 +124,25 @@ def copy_app(tmp_path: Path) -> Path:
         ("penalty: warning\n", "penalty: yellow-card\n", "unknown tier 'yellow-card'"),
     ],
 )
-def test_cli_reports_corrupt_data_in_one_line(tmp_path: Path, old: str, new: str, fault: str):
+def test_broken_yaml_is_refused_by_the_app_and_by_the_compiler(
+    tmp_path: Path, old: str, new: str, fault: str
+) -> None:
+    """A judge's machine with an edited YAML: the app names the file and the command to run;
+    that command names the fault and leaves the compiled data as it was."""
     app = copy_app(tmp_path)
     rules = app / "assets" / "rules_ja.yaml"
+    compiled_before = rules.with_suffix(".json").read_bytes()
     rules.write_text(rules.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "main.py", "list"], cwd=app, capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode != 0
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "rules_ja.yaml" in lines[0] and fault in lines[0]
-    assert "Traceback" not in result.stderr
 
+    listed = run_in(app, "main.py", "list")
+    assert_one_line(listed, "rules_ja.yaml", "changed since", "python -m regulation.compile")
 
-def test_parsed_data_is_cached_and_the_cache_is_used(tmp_path, monkeypatch) -> None:
-    from regulation import loader
-
-    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path / "cache"))
-    first = load_regulation()
-    assert len(list((tmp_path / "cache").glob("rules-*.json"))) == 1
-
-    def no_yaml(*_args):
-        raise AssertionError("the YAML was parsed although a cache exists")
-
-    monkeypatch.setattr(loader, "parse_yaml", no_yaml)
-    assert load_regulation() == first
-
-
-def test_corrupt_cache_falls_back_to_the_yaml(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path))
-    expected = load_regulation()
-    (cache,) = tmp_path.glob("rules-*.json")
-    cache.write_text('{"tiers": [', encoding="utf-8")
-    assert load_regulation() == expected
-
-
-def test_changed_yaml_is_not_served_from_an_old_cache(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("PENALTY_GUIDE_CACHE_DIR", str(tmp_path / "cache"))
-    load_regulation()
-    path = corrupted(tmp_path, "penalty: warning\n", "penalty: yellow-card\n")
-    assert "unknown tier 'yellow-card'" in str(load_error(path))
+    compiled = run_in(app, "-m", "regulation.compile")
+    assert compiled.returncode != 0
+    lines = compiled.stderr.strip().splitlines()
+    assert len(lines) == 1 and "rules_ja.yaml" in lines[0] and fault in lines[0], compiled.stderr
+    assert "Traceback" not in compiled.stderr
+    assert rules.with_suffix(".json").read_bytes() == compiled_before
 
 
 FIRST_BRIBERY_SITUATION = "      - 勝ちを譲ってくれたらお金を払う、と持ちかけた\n"

@@ -14,13 +14,11 @@ import sys
 import tomllib
 from pathlib import Path
 
-import flet as ft
 import pytest
 from packaging.requirements import Requirement
 
 from regulation import APP_VERSION
-from views import app as app_module
-from views import state
+from views import server, state
 from views.theme import FONT_FAMILY, FONT_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,19 +179,18 @@ def test_bundled_font_and_its_licence_ship_in_assets() -> None:
     assert (font.parent / "IPA_Font_License_Agreement_v1.0.txt").read_text(encoding="utf-8")
 
 
-def test_web_mode_serves_locally_without_cdn(monkeypatch) -> None:
-    calls = []
-    monkeypatch.setattr(ft, "run", lambda *args, **kwargs: calls.append(kwargs))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        free_port = probe.getsockname()[1]
-    assert app_module.run_app(web=True, port=free_port) == 0
-    (options,) = calls
-    assert options["no_cdn"] is True
-    assert options["host"] == "127.0.0.1"
-    assert options["port"] == free_port
-    assert options["view"] == ft.AppView.WEB_BROWSER
-    assert Path(options["assets_dir"]) == ROOT / "assets"
+def test_web_mode_serves_on_loopback_only(monkeypatch) -> None:
+    """Binds 127.0.0.1, never all interfaces (tests/test_server.py: the client is served from
+    the package, no CDN)."""
+    served = []
+    monkeypatch.setattr(server, "serve", lambda app, listener: served.append((app, listener)))
+    monkeypatch.setenv("FLET_DISPLAY_URL_PREFIX", "")  # no browser opened by the test
+    assert server.run_app(web=True, port=0) == 0
+    ((_, listener),) = served
+    with listener:
+        host, port = listener.getsockname()
+    assert host == "127.0.0.1" and port != 0
+    assert Path(server.ASSETS_DIR) == ROOT / "assets"
 
 
 def test_busy_port_gets_a_clear_message() -> None:
@@ -208,10 +205,9 @@ def test_busy_port_gets_a_clear_message() -> None:
             text=True,
             timeout=60,
         )
-    assert result.returncode != 0
-    output = (result.stdout + result.stderr).strip()
-    assert f"port {port}" in output and "busy" in output
-    assert "Traceback" not in output
+    assert result.returncode == 1
+    assert result.stdout == ""  # nothing said it was serving
+    assert result.stderr == f"error: port {port} on 127.0.0.1 is busy; choose another with --port\n"
 
 
 def test_web_font_manifest_is_flets_own_plus_the_bundled_font() -> None:

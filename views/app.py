@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
+from typing import Any
 
 import flet as ft
 
@@ -16,7 +18,6 @@ from regulation.catalog import Catalog, load_catalog
 from regulation.finder import Finder, load_finder
 from regulation.loader import load_regulation
 from regulation.model import Regulation
-from regulation.paths import ASSETS_DIR
 from regulation.search import SearchIndex
 
 from . import routes
@@ -79,11 +80,14 @@ class Shell:
         self._views: dict[str, tuple[int, ft.View]] = {}
         self._version = 0
         self._settings_changed = False  # by the judge, since the start
+        self._loop: asyncio.AbstractEventLoop  # the app's, set in start()
+        self._tasks: set[asyncio.Task] = set()
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
 
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         stored, locales = await self._ask_client()
         self.state = state_from_stored(stored, self._is_known_id)
         if not self.state.language_chosen:
@@ -108,7 +112,7 @@ class Shell:
         locales = asyncio.ensure_future(self._device_locales())
         await asyncio.wait((prefs, locales), timeout=CLIENT_TIMEOUT)
         if not prefs.done():
-            self.page.run_task(self._read_prefs_late, prefs)
+            self._spawn(self._read_prefs_late(prefs))
         return (
             prefs.result() if prefs.done() else {},
             locales.result() if locales.done() else [],
@@ -157,6 +161,20 @@ class Shell:
 
     def _is_wide(self) -> bool:
         return (self.page.width or 0) >= WIDE_BREAKPOINT
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Runs `work` on the app's loop, from its thread or a handler's. Not `page.run_task`:
+        that needs the page's connection, which a reloading tab has dropped for a moment."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:
+            task = self._loop.create_task(work)
+            self._tasks.add(task)  # a strong reference until it is done
+            task.add_done_callback(self._tasks.discard)
+        else:
+            asyncio.run_coroutine_threadsafe(work, self._loop)
 
     def _is_known_id(self, entry_id: str) -> bool:
         return self.regulation.entry(entry_id) is not None
@@ -212,10 +230,13 @@ class Shell:
             values.pop(KEY_LANGUAGE, None)
 
         async def save() -> None:
-            for key, value in values.items():
-                await self.prefs.set(key, value)
+            try:
+                for key, value in values.items():
+                    await self.prefs.set(key, value)
+            except Exception:  # a tab gone, a store refusing: the value stays in memory and
+                pass  # is saved with the next change of it
 
-        self.page.run_task(save)
+        self._spawn(save())
 
     # -- routing ------------------------------------------------------------------------
 
@@ -282,7 +303,7 @@ class Shell:
         self.page.views[:] = views
         self.page.update()
         if any(version != self._version for version, _view in self._views.values()):
-            self.page.run_task(self._refresh_views_below, list(stack))
+            self._spawn(self._refresh_views_below(list(stack)))
 
     async def _refresh_views_below(self, stack: list[Route]) -> None:
         if stack != self.history.stack:
@@ -339,30 +360,3 @@ def before_main(page: ft.Page) -> None:
     text out for a few frames in the default Roboto and asks for Noto fallback fonts."""
     apply_theme(page, "system")
     page.theme_animation_style = ft.AnimationStyle.no_animation()
-
-
-def run_app(web: bool = False, port: int = 8550) -> int:
-    if web:
-        import socket
-
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                print(f"error: port {port} on 127.0.0.1 is busy; choose another with --port")
-                return 1
-        print(
-            f"Serving 罰則ガイド on http://127.0.0.1:{port}/ (offline; Ctrl+C to stop)", flush=True
-        )
-        ft.run(
-            main,
-            before_main=before_main,
-            view=ft.AppView.WEB_BROWSER,
-            host="127.0.0.1",
-            port=port,
-            assets_dir=str(ASSETS_DIR),
-            no_cdn=True,
-        )
-    else:
-        ft.run(main, before_main=before_main, assets_dir=str(ASSETS_DIR))
-    return 0

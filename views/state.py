@@ -1,8 +1,8 @@
 """The app's state as plain dataclasses, and its round trip through stored preferences.
 
 Stored values come back from the device (SharedPreferences; the browser's localStorage on the
-web) and may be missing, from an older version, or corrupt: every reader falls back to the
-default silently instead of failing.
+web) and may be missing, from an older version, or corrupt — of any type and any size: each
+reader falls back to its setting's default silently, and the other settings are kept.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from .theme import TEXT_SCALES, THEME_MODES
 DEFAULT_LANGUAGE: DisplayLanguage = "ja"
 MAX_RECENT = 20
 MAX_BOOKMARKS = 100
+# Far above anything the app stores (100 ids of ~40 characters): a longer value is corrupt, and is
+# dropped before any work is spent on it.
+MAX_STORED_CHARS = 20_000
+MAX_STORED_ITEMS = 1_000
 
 # Keys in SharedPreferences, one per fact.
 KEY_LANGUAGE = "language"
@@ -68,19 +72,18 @@ class AppState:
 
 def state_from_stored(stored: dict[str, Any], is_known_id: Callable[[str], bool]) -> AppState:
     """Builds the state from raw stored values; anything unusable becomes its default."""
-    language = stored.get(KEY_LANGUAGE)
-    theme = stored.get(KEY_THEME)
+    language = _language(stored.get(KEY_LANGUAGE))
     scale = _as_float(stored.get(KEY_TEXT_SCALE))
     settings = Settings(
-        language=_one_of(language, DISPLAY_LANGUAGES, DEFAULT_LANGUAGE),
-        theme=theme if theme in THEME_MODES else "system",
+        language=language or DEFAULT_LANGUAGE,
+        theme=_choice(stored.get(KEY_THEME), THEME_MODES) or "system",
         text_scale=scale if scale in TEXT_SCALES else 1.0,
     )
     return AppState(
         settings=settings,
         bookmarks=_id_list(stored.get(KEY_BOOKMARKS), is_known_id, MAX_BOOKMARKS),
         recent=_id_list(stored.get(KEY_RECENT), is_known_id, MAX_RECENT),
-        language_chosen=language in DISPLAY_LANGUAGES,
+        language_chosen=language is not None,
     )
 
 
@@ -95,35 +98,49 @@ def stored_values(state: AppState) -> dict[str, str]:
     }
 
 
-def _one_of(
-    value: Any, choices: tuple[DisplayLanguage, ...], default: DisplayLanguage
-) -> DisplayLanguage:
-    for choice in choices:
-        if value == choice:
-            return choice
-    return default
+def _language(value: Any) -> DisplayLanguage | None:
+    return next(
+        (lang for lang in DISPLAY_LANGUAGES if isinstance(value, str) and value == lang), None
+    )
+
+
+def _choice(value: Any, choices: Iterable[str]) -> str | None:
+    return value if isinstance(value, str) and value in choices else None
 
 
 def _as_float(value: Any) -> float | None:
-    try:
-        return float(value) if value is not None and not isinstance(value, bool) else None
-    except (TypeError, ValueError):
-        return None
+    """A number, or text holding one (how the app stores it); None for anything else."""
+    if isinstance(value, str) and len(value) <= MAX_STORED_CHARS:
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:  # an int beyond any float
+            return None
+    return None
 
 
 def _id_list(value: Any, is_known_id: Callable[[str], bool], limit: int) -> list[str]:
+    """A JSON list of ids (how the app stores it) or a list; unknown ids are dropped."""
     if isinstance(value, str):
+        if len(value) > MAX_STORED_CHARS:
+            return []
         try:
             value = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested beyond the parser
             return []
-    if not isinstance(value, Iterable) or isinstance(value, (str, bytes, dict)):
+    if not isinstance(value, (list, tuple)) or len(value) > MAX_STORED_ITEMS:
         return []
     ids: list[str] = []
     for item in value:
-        if isinstance(item, str) and is_known_id(item) and item not in ids:
+        if isinstance(item, str) and item not in ids and is_known_id(item):
             ids.append(item)
-    return ids[:limit]
+            if len(ids) == limit:
+                break
+    return ids
 
 
 def negotiate_language(device_locales: list[str]) -> str:

@@ -9,7 +9,9 @@ for. Screenshots of the key screens go to tests/e2e/screenshots/.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
 
 import pytest
@@ -22,6 +24,7 @@ from views.screens import DESTINATIONS
 
 from .harness import (
     E2E_REQUIRED,
+    REPO_ROOT,
     AppServer,
     FlutterApp,
     NetworkLog,
@@ -415,6 +418,38 @@ def test_phone_has_no_rail_and_one_pane(open_app) -> None:
     app.tap(app.button(starts_with(TIERS["en"][1])))
     app.wait_for(app.text(ui(S.INFRACTIONS_WITH_TIER, "en")))
     app.wait_gone(app.button(starts_with(TIERS["en"][0])))
+
+
+# -- restarts ------------------------------------------------------------------------------------
+
+
+def test_an_open_tab_works_after_the_server_is_killed_and_restarted(open_app, tmp_path) -> None:
+    """A judge's laptop: the server dies (kill -9) and is started again on the same port at
+    once; the open tab reconnects by itself (with its old session id), and is then reloaded:
+    the app is there again."""
+    first = AppServer(REPO_ROOT, tmp_path / "first.log").start()
+    second = AppServer(REPO_ROOT, tmp_path / "second.log", port=first.port)
+    try:
+        app = open_app("phone", "ja-JP", server=first)
+        assert_tiers_shown(app, "ja")
+        sockets_before = len(app.network.websockets)
+        assert first.process is not None
+        os.killpg(first.process.pid, signal.SIGKILL)
+        first.process.wait(timeout=10)
+        second.start()  # at once, on the same port (item 1)
+        deadline = time.monotonic() + 30
+        while len(app.network.websockets) == sockets_before:  # the tab's own reconnect
+            assert time.monotonic() < deadline, "the tab never reconnected to the new server"
+            app.page.wait_for_timeout(200)
+        app.settle(2_000)
+        app.reload()
+        assert_tiers_shown(app, "ja")
+        # …and it still keeps the judge's settings (the stale tab's preferences answer).
+        switch_language(app, "ja")
+        app.wait_for_storage("flutter.language", "en")
+    finally:
+        first.stop()
+        second.stop()
 
 
 # -- the offline checks -------------------------------------------------------------------------

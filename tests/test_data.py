@@ -1,0 +1,265 @@
+"""The data the app ships is whole and is what its YAML says (regulation/data.py).
+
+Every data file has a committed compiled twin; the app reads only that, refuses one that is cut
+short, damaged or compiled from another YAML, and compiling refuses YAML that could hide a fault
+(anchors and aliases, duplicate keys, non-text keys, unknown keys, bad bytes)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from regulation.compile import DATA_FILES, check_regulation, compile_checked
+from regulation.data import (
+    COMPILE_COMMAND,
+    MAX_COMPILED_BYTES,
+    DataError,
+    compile_data,
+    compiled_path,
+    read_data,
+)
+from regulation.loader import RULES_PATH, RegulationError, load_regulation
+from regulation.model import Regulation
+
+YAML_BYTES = RULES_PATH.read_bytes()
+JSON_BYTES = compiled_path(RULES_PATH).read_bytes()
+
+
+def cut_points(size: int, samples: int, seed: int) -> list[int]:
+    """Where to cut a file of `size` bytes: its first and last bytes, every line end of a
+    sample, and random places (fixed seed: the same cuts every run)."""
+    rng = random.Random(seed)
+    points = {0, 1, 2, size // 2, size - 2, size - 1}
+    points.update(rng.randrange(1, size) for _ in range(samples))
+    return sorted(p for p in points if 0 <= p < size)
+
+
+def data_dir(tmp_path: Path, yaml: bytes | None, compiled: bytes | None) -> Path:
+    """A directory with a rules_ja.yaml and rules_ja.json holding these bytes (None: absent)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "rules_ja.yaml"
+    for target, content in ((path, yaml), (compiled_path(path), compiled)):
+        target.unlink(missing_ok=True)
+        if content is not None:
+            target.write_bytes(content)
+    return path
+
+
+def refusal(path: Path) -> str:
+    with pytest.raises(RegulationError) as caught:
+        load_regulation(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+# -- the committed compiled files ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("yaml_path", "check"), DATA_FILES, ids=lambda v: getattr(v, "name", ""))
+def test_every_compiled_file_is_what_compiling_its_yaml_gives(yaml_path: Path, check) -> None:
+    content, _ = compile_checked(yaml_path, check)
+    assert compiled_path(yaml_path).read_bytes() == content, (
+        f"{compiled_path(yaml_path).name} is stale: run {COMPILE_COMMAND} and commit it"
+    )
+
+
+def test_the_manifest_counts_the_entries(regulation: Regulation) -> None:
+    manifest = json.loads(JSON_BYTES.split(b"\n", 1)[0])
+    assert manifest["counts"] == {
+        "tiers": len(regulation.tiers),
+        "principles": len(regulation.principles),
+        "categories": len(regulation.categories),
+        "sections": len(regulation.sections),
+        "infractions": len(regulation.infractions),
+    }
+    assert regulation.document.source_sha256 == manifest["source_sha256"]
+
+
+def test_read_data_returns_the_yaml_as_plain_data() -> None:
+    """The generic reader (the infraction finder's file uses it too) gives what PyYAML gives."""
+    import yaml
+
+    assert read_data(RULES_PATH) == yaml.safe_load(YAML_BYTES)
+
+
+def test_a_packaged_app_may_ship_the_compiled_data_alone(tmp_path: Path, regulation) -> None:
+    assert load_regulation(data_dir(tmp_path, None, JSON_BYTES)) == regulation
+
+
+# -- nothing cut short or changed loads --------------------------------------------------------
+
+
+def test_a_yaml_cut_anywhere_is_refused_in_one_line(tmp_path: Path) -> None:
+    for cut in cut_points(len(YAML_BYTES), samples=80, seed=6):
+        message = refusal(data_dir(tmp_path, YAML_BYTES[:cut], JSON_BYTES))
+        assert "rules_ja.yaml: changed since rules_ja.json was compiled" in message, cut
+        assert COMPILE_COMMAND in message
+
+
+def test_a_compiled_file_cut_anywhere_is_refused_in_one_line(tmp_path: Path) -> None:
+    for cut in cut_points(len(JSON_BYTES), samples=80, seed=7):
+        message = refusal(data_dir(tmp_path, YAML_BYTES, JSON_BYTES[:cut]))
+        assert "rules_ja.json" in message, cut
+        assert COMPILE_COMMAND in message, cut
+
+
+def test_a_changed_byte_in_the_compiled_data_is_refused(tmp_path: Path) -> None:
+    # Same length, one letter changed in the middle of a regulation text.
+    position = JSON_BYTES.index("過剰にカードを引いた".encode())
+    damaged = JSON_BYTES[:position] + "少".encode() + JSON_BYTES[position + 3 :]
+    assert len(damaged) == len(JSON_BYTES)
+    message = refusal(data_dir(tmp_path, YAML_BYTES, damaged))
+    assert "rules_ja.json: data: cut short or damaged" in message
+
+
+def test_an_edited_yaml_that_nobody_compiled_is_refused(tmp_path: Path) -> None:
+    edited = YAML_BYTES.replace(b"penalty: warning\n", b"penalty: caution\n", 1)
+    message = refusal(data_dir(tmp_path, edited, JSON_BYTES))
+    assert message.endswith(f"changed since rules_ja.json was compiled: run {COMPILE_COMMAND}")
+
+
+@pytest.mark.parametrize(
+    ("compiled", "fault"),
+    [
+        (None, f"missing (not compiled): run {COMPILE_COMMAND}"),
+        (b"", "manifest: missing or damaged"),
+        (b'{"tiers": [' + b"\n" + b"[" * 100_000, "manifest: missing or damaged"),
+        (b"[" * 100_000 + b"\n{}", "manifest: missing or damaged"),
+        (b'{"format": "1"}\n{}', "manifest: missing or damaged"),
+        (JSON_BYTES.replace(b'"format": 1', b'"format": 2', 1), "manifest: format 2"),
+    ],
+    ids=["missing", "empty", "deep-data", "deep-manifest", "wrong-types", "other-format"],
+)
+def test_a_compiled_file_of_the_wrong_shape_is_refused(
+    tmp_path: Path, compiled: bytes | None, fault: str
+) -> None:
+    assert fault in refusal(data_dir(tmp_path, YAML_BYTES, compiled))
+
+
+def test_an_endless_compiled_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    path = data_dir(tmp_path, YAML_BYTES, None)
+    compiled_path(path).symlink_to("/dev/zero")
+    started = time.perf_counter()
+    assert f"larger than {MAX_COMPILED_BYTES} bytes" in refusal(path)
+    assert time.perf_counter() - started < 5
+
+
+# -- compiling refuses what could hide a fault ----------------------------------------------------
+
+
+def compile_error(tmp_path: Path, yaml: bytes) -> str:
+    path = data_dir(tmp_path, yaml, None)
+    with pytest.raises(DataError) as caught:
+        compile_checked(path, check_regulation)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(str(path)), message
+    assert not compiled_path(path).exists()
+    return message
+
+
+def edited(old: str, new: str) -> bytes:
+    text = YAML_BYTES.decode()
+    assert old in text, old
+    return text.replace(old, new, 1).encode()
+
+
+def test_an_alias_is_refused_with_its_line(tmp_path: Path) -> None:
+    yaml = edited("  label: 罰則ガイドライン\n", "  label: &name 罰則ガイドライン\n")
+    yaml = yaml.replace("penalty_label: 罰則：".encode(), b"penalty_label: *name", 1)
+    line = YAML_BYTES.decode().splitlines().index("  label: 罰則ガイドライン") + 1
+    message = compile_error(tmp_path, yaml)
+    assert f"line {line}: YAML anchors and aliases are not allowed" in message
+
+
+def test_an_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
+    levels = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, 12)]
+    started = time.perf_counter()
+    message = compile_error(tmp_path, ("\n".join(levels) + "\n").encode())
+    assert "line 1: YAML anchors and aliases are not allowed" in message
+    assert time.perf_counter() - started < 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "fault"),
+    [
+        ("    penalty: warning\n", "    penalty: warning\n    penalty: caution\n", "duplicate key"),
+        ("  version: ", "  1: x\n  version: ", "key '1' must be text"),
+        ("  version: ", "  yes: x\n  version: ", "key 'yes' must be text"),
+        ('  version: "2026-11"', "  version: 2026-11-01", "a timestamp value is not plain data"),
+        ("  version: ", "  weight: .nan\n  version: ", "'.nan' is not a finite number"),
+        ("  version: ", "  x: !!binary aGVsbG8=\n  version: ", "a binary value is not plain data"),
+        ("  version: ", "  x: !!python/name:os.system\n  version: ", "could not determine"),
+    ],
+    ids=["duplicate", "int-key", "bool-key", "date", "nan", "binary", "python-tag"],
+)
+def test_yaml_that_could_hide_a_fault_is_refused_with_its_line(
+    tmp_path: Path, old: str, new: str, fault: str
+) -> None:
+    message = compile_error(tmp_path, edited(old, new))
+    assert ": line " in message and fault in message, message
+
+
+@pytest.mark.parametrize(
+    ("where", "key", "old", "new"),
+    [
+        ("top level", "tierz", "tiers:\n", "tierz: []\ntiers:\n"),
+        ("document", "edition", "  version: ", "  edition: 2\n  version: "),
+        ("principles", "intro", "principles:\n", "principles:\n  intro: x\n"),
+        ("infraction 'drew-extra-cards'", "remedies", "    penalty: warning\n",
+         "    penalty: warning\n    remedies: [x]\n"),
+        ("tier 'caution'", "colour", "    letter: A\n", "    letter: A\n    colour: green\n"),
+    ],
+    ids=["top", "document", "principles", "infraction", "tier"],
+)  # fmt: skip
+def test_an_unknown_key_is_refused_with_its_place(
+    tmp_path: Path, where: str, key: str, old: str, new: str
+) -> None:
+    message = compile_error(tmp_path, edited(old, new))
+    assert f": {where}: unknown key '{key}'" in message
+
+
+def test_bytes_that_are_not_utf8_are_one_line_with_the_offset(tmp_path: Path) -> None:
+    offset = YAML_BYTES.index("故意ではなく".encode())
+    yaml = YAML_BYTES[:offset] + b"\xff" + YAML_BYTES[offset + 1 :]
+    message = compile_error(tmp_path, yaml)
+    assert f": byte {offset}: not UTF-8 text" in message
+
+
+def test_a_control_character_is_one_line_with_its_line(tmp_path: Path) -> None:
+    line = YAML_BYTES.decode().splitlines().index("  - id: warning") + 1
+    message = compile_error(tmp_path, edited("  - id: warning\n", "  - id: warn\x07ing\n"))
+    assert f": line {line}: character U+0007 is not allowed" in message
+
+
+def test_deep_nesting_is_one_line(tmp_path: Path) -> None:
+    message = compile_error(tmp_path, b"x: " + b"[" * 50_000 + b"]" * 50_000 + b"\n")
+    assert ": structure: nested too deeply" in message
+
+
+def test_compile_writes_what_loads(tmp_path: Path, regulation: Regulation) -> None:
+    """The whole round trip in a scratch directory: compile, then load the result."""
+    path = data_dir(tmp_path, YAML_BYTES, None)
+    content, compiled = compile_data(path)
+    compiled_path(path).write_bytes(content)
+    assert load_regulation(path) == regulation
+    assert compiled.counts["infractions"] == len(regulation.infractions)
+
+
+def test_compile_command_checks_and_writes(tmp_path: Path, monkeypatch, capsys) -> None:
+    from regulation import compile as compile_module
+
+    path = data_dir(tmp_path, YAML_BYTES, None)
+    monkeypatch.setattr(compile_module, "DATA_FILES", ((path, check_regulation),))
+    assert compile_module.main(["--check"]) == 1
+    assert "stale or missing" in capsys.readouterr().err
+    assert not compiled_path(path).exists()
+    assert compile_module.main([]) == 0
+    assert "28 infractions" in capsys.readouterr().out
+    assert compiled_path(path).read_bytes() == JSON_BYTES
+    assert compile_module.main(["--check"]) == 0

@@ -1,0 +1,172 @@
+"""Serving the app: in a desktop window, or to one person's browser on this machine (`--web`).
+
+The web mode is Flet's own web server (flet_web's FastAPI app on uvicorn), assembled here rather
+than through `ft.run` so that it serves one person on 127.0.0.1 and nothing more:
+
+- The port is bound here, once, and handed to uvicorn: a busy port is refused before anything
+  is printed, `--port 0` reports the port the system chose, and a restart is not refused while
+  the last run's connections sit in TIME_WAIT (SO_REUSEADDR, as uvicorn and asyncio bind).
+- Sessions (WebSockets) are accepted only from the app's own page, http://127.0.0.1:PORT or
+  http://localhost:PORT. A browser always sends `Origin` with a WebSocket, so a request without
+  one is not the app's page either, and is refused too. Any other site open in the same browser
+  cannot open sessions (each costs memory) or drive the app.
+- A disconnected session is kept SESSION_TIMEOUT_S (Flet's default is an hour), long enough for
+  a reconnect after a network blip or a sleeping laptop, short enough to bound memory.
+- FastAPI's API pages (/docs loads Swagger UI from a CDN, /openapi.json, /redoc) and Flet's
+  OAuth callback (the app has no sign-in) answer 404.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+SESSION_TIMEOUT_S = 5 * 60
+NOT_SERVED = frozenset(
+    {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"}
+)
+WS_POLICY_VIOLATION = 1008  # closing a WebSocket before accepting it answers HTTP 403
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def run_app(web: bool = False, port: int = 8550) -> int:
+    """Runs the app until it is closed; returns the exit status. The data is checked first
+    (main.py), so nothing here reports a data fault."""
+    import flet as ft
+
+    from .app import before_main, main
+
+    if not web:
+        ft.run(main, before_main=before_main, assets_dir=str(ASSETS_DIR))
+        return 0
+    try:
+        listener = listen(port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            fault = "is busy; choose another with --port"
+        else:  # a port below 1024 without the right, …
+            fault = f"cannot be used: {exc.strerror or exc}"
+        sys.stderr.write(f"error: port {port} on {HOST} {fault}\n")
+        return 1
+    port = listener.getsockname()[1]  # the one the system chose for --port 0
+    url = f"http://{HOST}:{port}/"
+    print(f"Serving 罰則ガイド on {url} (offline; Ctrl+C to stop)", flush=True)
+    open_browser(url)
+    serve(web_app(port), listener)
+    return 0
+
+
+def listen(port: int) -> socket.socket:
+    """A socket listening on HOST:port (0: any free port). Raises OSError (EADDRINUSE: busy)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if os.name == "posix":  # on Windows the option would let two servers share the port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def own_origins(port: int) -> frozenset[str]:
+    hosts = (HOST, "localhost")
+    origins = {f"http://{host}:{port}" for host in hosts}
+    if port == 80:  # browsers leave the default port out
+        origins |= {f"http://{host}" for host in hosts}
+    return frozenset(origins)
+
+
+def web_app(port: int) -> ASGIApp:
+    """Flet's web app for the app's `main`, behind OwnSiteOnly."""
+    import flet_web.fastapi as flet_fastapi
+
+    from .app import before_main, main
+
+    # Flet lets this variable override the argument; this server's limit is its own.
+    os.environ.pop("FLET_SESSION_TIMEOUT", None)
+    flet_app = flet_fastapi.app(
+        main,
+        before_main=before_main,
+        assets_dir=str(ASSETS_DIR),
+        no_cdn=True,
+        session_timeout_seconds=SESSION_TIMEOUT_S,
+    )
+    return OwnSiteOnly(flet_app, own_origins(port))
+
+
+class OwnSiteOnly:
+    """ASGI middleware: WebSockets only from `origins`; NOT_SERVED paths answer 404.
+
+    It also keeps a tab that goes away while the app is sending from leaving its session behind
+    for good: Flet's send loop dies on the failed send, and the session is then never marked
+    disconnected, so it never expires. A send to a client that has gone is dropped instead;
+    the receiving side sees the disconnect and ends the session the usual way."""
+
+    def __init__(self, app: ASGIApp, origins: frozenset[str]) -> None:
+        self.app = app
+        self.origins = origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if self._origin(scope) not in self.origins:
+                await send({"type": "websocket.close", "code": WS_POLICY_VIOLATION})
+                return
+            await self.app(scope, receive, _drop_sends_after_disconnect(send))
+            return
+        if scope["type"] == "http" and scope["path"].rstrip("/") in NOT_SERVED:
+            await send({"type": "http.response.start", "status": 404, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    def _origin(scope: Scope) -> str | None:
+        for name, value in scope.get("headers", ()):
+            if name == b"origin":
+                return value.decode("latin-1")
+        return None
+
+
+def _drop_sends_after_disconnect(send: Send) -> Send:
+    async def send_while_connected(message: Message) -> None:
+        try:
+            await send(message)
+        except OSError:  # uvicorn's ClientDisconnected: the client is gone
+            if message["type"] != "websocket.send":
+                raise
+
+    return send_while_connected
+
+
+def serve(app: ASGIApp, listener: socket.socket) -> None:
+    """Serves until Ctrl+C (or SIGTERM), as Flet's own web mode does."""
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def open_browser(url: str) -> None:
+    """Opens the app in the browser where Flet's web mode would: on a machine with a display,
+    unless FLET_DISPLAY_URL_PREFIX asks for the address to be printed instead (the tests)."""
+    from flet.utils import get_bool_env_var, is_linux_server, open_in_browser
+
+    if os.environ.get("FLET_DISPLAY_URL_PREFIX") is not None:
+        return
+    if get_bool_env_var("FLET_FORCE_WEB_SERVER") or is_linux_server():
+        return
+    open_in_browser(url)
