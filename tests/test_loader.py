@@ -94,6 +94,34 @@ def test_not_a_mapping(tmp_path: Path) -> None:
     assert "must be a mapping" in str(load_error(path))
 
 
+def test_aliases_have_only_japanese_and_english(tmp_path: Path) -> None:
+    path = corrupted(
+        tmp_path,
+        "      en: [warning, warn,",
+        "      fr: [avertissement]\n      en: [warning, warn,",
+    )
+    error = load_error(path)
+    assert "tier 'warning': aliases may only have 'ja' and 'en', not ['fr']" in str(error)
+
+
+def test_a_section_is_in_one_category_only(tmp_path: Path) -> None:
+    path = corrupted(
+        tmp_path,
+        "sections: [deck-list-violations]",
+        "sections: [deck-list-violations, marked-cards]",
+    )
+    error = load_error(path)
+    assert "category 'deck-list': section 'marked-cards' is in two categories" in str(error)
+
+
+def test_a_section_must_belong_to_a_category(tmp_path: Path) -> None:
+    path = corrupted(
+        tmp_path, "sections: [deck-violations, marked-cards]", "sections: [deck-violations]"
+    )
+    error = load_error(path)
+    assert "section 'marked-cards': section belongs to no category" in str(error)
+
+
 def copy_app(tmp_path: Path) -> Path:
     app = tmp_path / "app"
     for name in ("regulation", "locales", "assets"):
@@ -117,6 +145,7 @@ def assert_one_line(result: subprocess.CompletedProcess[str], *parts: str) -> No
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("old", "new", "fault"),
     [
