@@ -94,6 +94,15 @@ def test_not_a_mapping(tmp_path: Path) -> None:
     assert "must be a mapping" in str(load_error(path))
 
 
+@pytest.mark.parametrize(
+    "bad", ["Drew-Extra-Cards", "drew_extra", "-drew", "drew--extra", "ｄｒｅｗ"]
+)
+def test_an_id_must_be_lowercase_ascii_words_joined_by_hyphens(tmp_path: Path, bad: str) -> None:
+    """Ids are routes (/infractions/<id>) and stored bookmarks: one spelling each."""
+    error = load_error(corrupted(tmp_path, "id: drew-extra-cards\n", f"id: {bad}\n"))
+    assert f"infraction #7 '{bad}': id must be lowercase ASCII words and '-'" in str(error)
+
+
 def test_aliases_have_only_japanese_and_english(tmp_path: Path) -> None:
     path = corrupted(
         tmp_path,
