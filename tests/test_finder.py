@@ -557,6 +557,7 @@ def test_the_finder_is_read_from_its_compiled_twin(monkeypatch, regulation) -> N
     assert load_finder(regulation).root.id == "topic"
 
 
+@pytest.mark.process
 def test_the_app_never_imports_pyyaml() -> None:
     code = (
         "import sys\n"
