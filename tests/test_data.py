@@ -6,7 +6,9 @@ short, damaged or compiled from another YAML, and compiling refuses YAML that co
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -263,3 +265,67 @@ def test_compile_command_checks_and_writes(tmp_path: Path, monkeypatch, capsys) 
     assert "28 infractions" in capsys.readouterr().out
     assert compiled_path(path).read_bytes() == JSON_BYTES
     assert compile_module.main(["--check"]) == 0
+    assert capsys.readouterr().out == "rules_ja.json: up to date\n"
+
+
+def test_compile_command_stops_at_the_first_broken_file(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """The files after a broken one may be checked against it: nothing more is compiled."""
+    from regulation import compile as compile_module
+
+    broken = data_dir(tmp_path / "a", edited("penalty: warning\n", "penalty: yellow-card\n"), None)
+    later = data_dir(tmp_path / "b", YAML_BYTES, None)
+    files = ((broken, check_regulation), (later, check_regulation))
+    monkeypatch.setattr(compile_module, "DATA_FILES", files)
+    assert compile_module.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"error: {broken}: infraction 'drew-extra-cards': ")
+    assert err.endswith(
+        "unknown tier 'yellow-card' (known: caution, warning, duel-forfeiture, "
+        "match-forfeiture, disqualification, total-disqualification)\n"
+    )
+    assert not compiled_path(broken).exists() and not compiled_path(later).exists()
+
+
+def test_compile_command_names_a_file_it_cannot_write_and_goes_on(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from regulation import compile as compile_module
+
+    full, fine = (
+        data_dir(tmp_path / "a", YAML_BYTES, None),
+        data_dir(tmp_path / "b", YAML_BYTES, None),
+    )
+    monkeypatch.setattr(
+        compile_module, "DATA_FILES", ((full, check_regulation), (fine, check_regulation))
+    )
+    write = compile_module.write_atomically
+
+    def disk_full_for_the_first(path: Path, content: bytes) -> None:
+        if path == compiled_path(full):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        write(path, content)
+
+    monkeypatch.setattr(compile_module, "write_atomically", disk_full_for_the_first)
+    assert compile_module.main([]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"error: {compiled_path(full)}: No space left on device\n"
+    assert out == (
+        "rules_ja.json: compiled from rules_ja.yaml "
+        "(6 tiers, 4 principles, 4 categories, 9 sections, 28 infractions)\n"
+    )
+    assert compiled_path(fine).read_bytes() == JSON_BYTES
+    assert not compiled_path(full).exists()
+
+
+def test_compile_command_says_what_it_does(capsys) -> None:
+    from regulation import compile as compile_module
+
+    with pytest.raises(SystemExit) as exited:
+        compile_module.main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m regulation.compile [-h] [--check]\n\nCompile every")
+    assert "\n  --check     fail if any is stale; write none\n" in out
