@@ -167,6 +167,12 @@ def test_highlighted_marks_exactly_the_spans() -> None:
     assert "".join(span.text for span in text.spans) == "abcdef"
 
 
+def test_highlighted_keeps_the_first_of_overlapping_spans_and_no_empty_pieces() -> None:
+    text = highlighted("abcdef", [(4, 6), (2, 4), (0, 3)], size=16)
+    pieces = [(span.text, span.style is not None) for span in text.spans]
+    assert pieces == [("abc", True), ("d", False), ("ef", True)]
+
+
 def test_highlighted_without_spans_is_plain_text() -> None:
     text = highlighted("abc", [], size=16)
     assert text.value == "abc" and not text.spans
@@ -194,4 +200,6 @@ def test_text_size_setting_scales_every_size() -> None:
     normal, large = TypeScale(1.0), TypeScale(1.5)
     for size in ("small", "body", "heading", "title", "display"):
         assert getattr(large, size) == pytest.approx(getattr(normal, size) * 1.5, abs=0.1)
-    assert isinstance(highlighted("x", [], size=large.body), ft.Text)
+    # …and reaches highlighted text, marked or not.
+    assert highlighted("x", [], size=large.body).size == large.body
+    assert highlighted("xy", [(0, 1)], size=large.small).size == large.small
