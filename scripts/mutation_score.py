@@ -31,8 +31,9 @@ TIMEOUT = {24, -24, 152, 255, 36}
 CRASHED = {-11, -9}
 SURVIVED = {0}
 NO_TESTS = {5, 33}
-# An equivalent is listed as "- `module.function__mutmut_N`: why" (one line each).
-LISTED = re.compile(r"^\s*[-*]\s*`([\w.ǁ]+__mutmut_\d+)`")
+# Equivalents are listed as "- `module.function__mutmut_N`, `…`: why", one reason a line.
+ITEM = re.compile(r"^\s*[-*]\s")
+NAME = re.compile(r"`([\w.ǁ]+__mutmut_\d+)`")
 
 
 def mutated_files() -> list[Path]:
@@ -52,9 +53,8 @@ def listed_equivalents() -> dict[str, str]:
         return {}
     listed: dict[str, str] = {}
     for line in EQUIVALENTS.read_text(encoding="utf-8").splitlines():
-        match = LISTED.match(line)
-        if match:
-            listed[match.group(1)] = line.strip()
+        if ITEM.match(line):
+            listed.update(dict.fromkeys(NAME.findall(line), line.strip()))
     return listed
 
 
@@ -91,7 +91,8 @@ def main() -> int:
                 counts["no tests"] += code in NO_TESTS
                 unexplained.append(name)
         rows.append((package_of(path), path.as_posix(), counts))
-    stale += [f"{name}: listed as equivalent, but no such mutant" for name in equivalents.keys() - seen]
+    gone = equivalents.keys() - seen
+    stale += [f"{name}: listed as equivalent, but no such mutant" for name in gone]
     if not rows:
         print("No results: run scripts/mutation.sh first.")
         return 1
@@ -116,8 +117,10 @@ def main() -> int:
     for counts in packages.values():
         total.update(counts)
     print(line("total", total))
-    print(f"\n(killed includes {total['timeout']} timeouts; alive includes {total['no tests']}"
-          " mutants no test reaches)")
+    print(
+        f"\n(killed includes {total['timeout']} timeouts; alive includes {total['no tests']}"
+        " mutants no test reaches)"
+    )
     if unexplained:
         print(f"\nSurvivors not listed in {EQUIVALENTS.relative_to(ROOT)} (mutmut show NAME):")
         for name in sorted(unexplained):

@@ -1,8 +1,17 @@
-"""Shared fixtures: the real regulation, loaded once per test session."""
+"""Shared fixtures: the real regulation, its search index and its finder, built once.
+
+Under mutation testing (scripts/mutation.sh) they are built for every test while mutmut records
+which tests call which function: it runs, for each mutant, only the tests it saw call the
+mutated function, and a fixture built once would credit the loader, the index and the finder to
+the first test that asked for them alone. The folding memos are forgotten before each test
+there for the same reason.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -11,10 +20,44 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from regulation import normalize  # noqa: E402
+from regulation.finder import Finder, load_finder  # noqa: E402
 from regulation.loader import load_regulation  # noqa: E402
 from regulation.model import Regulation  # noqa: E402
+from regulation.search import SearchIndex  # noqa: E402
 
 
-@pytest.fixture(scope="session")
+def _under_mutmut() -> bool:
+    return bool(os.environ.get("MUTANT_UNDER_TEST"))
+
+
+def _shared(scope: str) -> Callable[..., str]:
+    """`scope`, except while mutmut collects its statistics: one per test then."""
+
+    def scope_now(fixture_name: str, config: pytest.Config) -> str:
+        return "function" if os.environ.get("MUTANT_UNDER_TEST") == "stats" else scope
+
+    return scope_now
+
+
+@pytest.fixture(scope=_shared("session"))
 def regulation() -> Regulation:
     return load_regulation()
+
+
+@pytest.fixture(scope=_shared("session"))
+def index(regulation: Regulation) -> SearchIndex:
+    return SearchIndex.build(regulation)
+
+
+@pytest.fixture(scope=_shared("session"))
+def finder(regulation: Regulation) -> Finder:
+    return load_finder(regulation)
+
+
+@pytest.fixture(autouse=True)
+def _forget_folding_memos_under_mutmut() -> Iterator[None]:
+    if _under_mutmut():
+        normalize.stem.cache_clear()
+        normalize._TABLE.clear()
+    yield

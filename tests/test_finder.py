@@ -33,11 +33,6 @@ JAPANESE = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 
 @pytest.fixture(scope="module")
-def finder(regulation: Regulation) -> Finder:
-    return load_finder(regulation)
-
-
-@pytest.fixture(scope="module")
 def raw_tree() -> dict[str, Any]:
     """The real tree as parsed YAML, for the tests to break one fault at a time."""
     return yaml.safe_load(FINDER_PATH.read_text(encoding="utf-8"))

@@ -42,11 +42,6 @@ from regulation.search import (
 )
 
 
-@pytest.fixture(scope="module")
-def index(regulation: Regulation) -> SearchIndex:
-    return SearchIndex.build(regulation)
-
-
 def ids(hits: Sequence[SearchHit]) -> list[str]:
     return [hit.entry.id for hit in hits]
 
@@ -348,6 +343,10 @@ def test_hit_spans_for_half_width_query_point_at_the_full_width_title(
 
 # -- any input is safe ---------------------------------------------------------------------------
 
+# The shared fixtures (index, regulation) are built per test while mutmut collects its
+# statistics (conftest.py); they are immutable, so a test's examples may share them.
+PER_TEST = HealthCheck.function_scoped_fixture
+
 # Text that stresses folding: regex metacharacters, full/half width, kana, emoji, controls.
 TRICKY = st.text(
     alphabet=st.one_of(
@@ -370,7 +369,7 @@ def check_spans(spans: tuple[tuple[int, int], ...], text: str) -> None:
         previous_end = end
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, PER_TEST])
 @given(query=st.one_of(TRICKY, st.text()), limit=st.one_of(st.none(), st.integers(-2, 40)))
 def test_any_query_gives_an_answer(
     index: SearchIndex, regulation: Regulation, query: str, limit: int | None
@@ -403,7 +402,7 @@ def test_fold_and_fold_with_offsets_agree(text: str) -> None:
         assert 0 <= start < end <= len(text)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, PER_TEST])
 @given(
     unit=st.one_of(TRICKY.filter(bool), st.sampled_from(["カード", "draw ", "a", "(", "😀"])),
     lone_surrogate=st.booleans(),
@@ -417,7 +416,7 @@ def test_huge_queries_finish_quickly(index: SearchIndex, unit: str, lone_surroga
     assert time.perf_counter() - started < 0.5  # bounded: the query is cut to a fixed length
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[PER_TEST])
 @given(data=st.data())
 def test_any_piece_of_a_title_finds_its_entry(
     index: SearchIndex, regulation: Regulation, data: st.DataObject
