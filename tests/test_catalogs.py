@@ -12,8 +12,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from regulation.catalog import LOCALES_DIR, load_catalog
-from regulation.model import Regulation
+from regulation.catalog import LOCALES_DIR, MissingTranslation, load_catalog
+from regulation.model import Regulation, Text
 
 ROOT = Path(__file__).resolve().parent.parent
 PO_PATH = LOCALES_DIR / "en" / "LC_MESSAGES" / "messages.po"
@@ -125,3 +125,16 @@ def test_the_extractor_finds_every_finder_question_and_answer(regulation: Regula
     assert {message for message, _comments in found} == expected
     node_ids = {node.id for node in finder.nodes()}
     assert all(comments and comments[0] in node_ids for _message, comments in found), found
+
+
+def test_a_string_the_catalog_lacks_shows_its_japanese() -> None:
+    """An untranslated sentence (a revision not yet translated) shows the Japanese in English
+    mode instead of stopping the app; only `english` insists on a translation."""
+    catalog = load_catalog()
+    missing = "カタログにない文"
+    assert missing not in catalog and catalog.lookup(missing) is None
+    assert catalog.text(missing) == Text(missing, missing)
+    assert catalog.text(f"navigation\x04{missing}") == Text(missing, missing)
+    with pytest.raises(MissingTranslation, match=f"^{missing}$"):
+        catalog.english(missing)
+    assert "注意" in catalog and catalog.english("注意") == catalog.lookup("注意") == "Caution"

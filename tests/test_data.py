@@ -196,10 +196,14 @@ def test_an_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
         ('  version: "2026-11"', "  version: 2026-11-01", "a timestamp value is not plain data"),
         ("  version: ", "  weight: .nan\n  version: ", "'.nan' is not a finite number"),
         ("  version: ", "  x: !!binary aGVsbG8=\n  version: ", "a binary value is not plain data"),
+        ("  version: ", "  x: !!set {a}\n  version: ", "a set value is not plain data"),
+        ("  version: ", "  x: !!omap [a: 1]\n  version: ", "a omap value is not plain data"),
+        ("  version: ", "  x: !!pairs [a: 1]\n  version: ", "a pairs value is not plain data"),
         ("  version: ", "  x: !!python/name:os.system\n  version: ", "could not determine"),
     ],
-    ids=["duplicate", "int-key", "bool-key", "date", "nan", "binary", "python-tag"],
-)
+    ids=["duplicate", "int-key", "bool-key", "date", "nan", "binary", "set", "omap", "pairs",
+         "python-tag"],
+)  # fmt: skip
 def test_yaml_that_could_hide_a_fault_is_refused_with_its_line(
     tmp_path: Path, old: str, new: str, fault: str
 ) -> None:
@@ -237,6 +241,10 @@ def test_a_control_character_is_one_line_with_its_line(tmp_path: Path) -> None:
     line = YAML_BYTES.decode().splitlines().index("  - id: warning") + 1
     message = compile_error(tmp_path, edited("  - id: warning\n", "  - id: warn\x07ing\n"))
     assert f": line {line}: character U+0007 is not allowed" in message
+
+
+def test_the_line_of_a_bad_character_counts_a_leading_empty_line(tmp_path: Path) -> None:
+    assert ": line 3: character U+0007" in compile_error(tmp_path, b"\nx: 1\ny: \x07\n")
 
 
 def test_deep_nesting_is_one_line(tmp_path: Path) -> None:

@@ -64,10 +64,17 @@ def test_an_item_with_a_slash_or_a_space_stays_one_segment() -> None:
 
 
 def test_a_link_needs_its_item_exactly_when_the_pattern_has_one() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^/tiers/\{id\} needs id$"):
         routes.TIER.link()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^/tiers takes no id$"):
         routes.TIERS.link("warning")
+
+
+def test_a_search_route_keeps_its_query_in_one_spelling() -> None:
+    """Spaces as %20 (never +), and the query is part of the path the history keeps."""
+    assert routes.SEARCH.link(q="slow play") == "/search?q=slow%20play"
+    parsed = SCREEN_TABLE.parse("/search?q=slow+play&other=1")
+    assert parsed.path == "/search?q=slow%20play" and parsed.value("q") == "slow play"
 
 
 def test_every_navigation_root_lights_its_own_tab() -> None:
