@@ -30,6 +30,10 @@ def quantities(query: str) -> set[Quantity]:
         ("七分遅刻", "minutes", 7),  # kanji numerals
         ("十二分遅れ", "minutes", 12),
         ("二十分", "minutes", 20),
+        ("十分遅刻", "minutes", 10),
+        ("十五分", "minutes", 15),
+        ("二十五分", "minutes", 25),
+        ("一〇分", "minutes", 10),  # digit by digit
         ("6ふん ちこく", "minutes", 6),  # a unit in hiragana
         ("じゅっぷんちこく", "minutes", 10),  # a number in hiragana too
         ("12 minutes late", "minutes", 12),

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from regulation.explain import FIELDS, Cue
-from regulation.highlight import SPAN_KEYS
+from regulation.highlight import SPAN_KEYS, japanese_spans
 from regulation.model import (
     Aliases,
     Category,
@@ -31,6 +31,7 @@ from regulation.model import (
     entry_title,
 )
 from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
+from regulation.query import Term
 from regulation.readings import Readings, load_readings
 from regulation.search import (
     INTENT_LOWER,
@@ -170,8 +171,12 @@ def test_word_forms_share_a_stem(forms: tuple[str, ...]) -> None:
         ("marker", "marked", True),  # substitution
         ("marked", "market", True),
         ("sleeve", "sleeves", True),
+        ("penelty", "penalty", True),  # substitution inside the word
+        ("revealed", "revealed", True),  # no edit at all
         ("forbidn", "forbidden", False),  # two edits
         ("abcdef", "badcfe", False),
+        ("xyrbidden", "forbidden", False),  # two substitutions side by side…
+        ("marked", "mbrkef", False),  # …or apart
     ],
 )
 def test_within_one_edit(first: str, second: str, expected: bool) -> None:
@@ -320,6 +325,28 @@ def shown(regulation: Regulation, hit: SearchHit) -> dict[str, str]:
         "text.ja": regulation.body(entry, "ja"),
         "text.en": regulation.body(entry, "en"),
     }
+
+
+@pytest.mark.parametrize(
+    ("word", "text", "marked"),
+    [
+        ("ひきすぎ", "かどをひきすぎた", ["ひきすぎ"]),  # whole
+        ("かあいさうえお", "あい、うえお", ["あい", "うえお"]),  # its longest pieces
+        ("あいかうえ", "あい うえ", ["あい", "うえ"]),  # …up to the last two characters
+        ("あいかお", "あい、お", ["あい"]),  # never a single character
+        ("けっていした", "けってい", ["けってい"]),
+    ],
+)
+def test_a_japanese_term_is_marked_whole_or_by_its_longest_pieces(
+    word: str, text: str, marked: list[str]
+) -> None:
+    term = Term(word, is_word=False)
+    assert [text[a:b] for a, b in sorted(japanese_spans(term, text))] == marked
+
+
+def test_a_japanese_term_also_marks_its_kanji_core_everywhere() -> None:
+    term = Term("決めた", is_word=False, core="決")
+    assert japanese_spans(term, "決定と決着") == [(0, 1), (3, 4)]
 
 
 def test_hit_spans_mark_the_matches_in_each_language(
