@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 import main
+from regulation.loader import load_regulation
 from regulation.model import Infraction, Regulation
+from regulation.search import SearchIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,6 +48,9 @@ def call(capsys, *args: str) -> tuple[int, str, str]:
 def test_list_json_has_every_entry_in_document_order(regulation: Regulation, capsys) -> None:
     status, out, err = call(capsys, "list", "--json")
     assert status == 0, err
+    # Readable as it is: indented, Japanese as itself rather than \u escapes.
+    assert out.startswith('{\n  "entries": [\n    {\n      "id": "caution",\n')
+    assert '"ja": "故意ではなく、過剰にカードを引いた"' in out
     entries = json.loads(out)["entries"]
     kinds = [e["kind"] for e in entries]
     assert kinds == ["tier"] * 6 + ["principle"] * 4 + ["infraction"] * 28
@@ -64,19 +69,28 @@ def test_list_json_has_every_entry_in_document_order(regulation: Regulation, cap
     assert entries[0]["section"] is None and entries[0]["penalty"] is None
 
 
-def test_list_groups_by_category_and_section(capsys) -> None:
+def test_list_groups_by_category_and_section(capsys, regulation: Regulation) -> None:
     status, out, _ = call(capsys, "list")
     assert status == 0
+    lines = [line.strip() for line in out.splitlines()]
     order = [
+        "罰則ガイドライン / Penalty Guidelines",
+        "== 罰則 / Penalties ==",
+        "A  注意 / Caution  [caution]",
+        "== 罰則の適用 / Applying Penalties ==",
+        "- 本規定は指針 / These regulations are guidelines  [judge-discretion]",
         "== デッキ / Deck ==",
-        "1. デッキに関する違反",
-        "== デッキリスト",
-        "== プレイ",
-        "== 行為",
+        "1. デッキに関する違反 / Deck Violations",
+        "== デッキリスト / Deck List ==",
+        "== プレイ / Play ==",
+        "== 行為 / Conduct ==",
     ]
-    positions = [out.index(marker) for marker in order]
+    positions = [lines.index(marker) for marker in order]
     assert positions == sorted(positions)
-    assert "[B 警告] 故意ではなく、過剰にカードを引いた" in out
+    drew = lines.index("[B 警告] 故意ではなく、過剰にカードを引いた")
+    assert lines[drew + 1] == "Warning: Unintentionally drew extra cards  [drew-extra-cards]"
+    listed = [line.rpartition("  [")[2][:-1] for line in lines if line.endswith("]")]
+    assert sorted(listed) == sorted(entry.id for entry in regulation.entries())  # each once
 
 
 def test_search_json_contract(capsys) -> None:
@@ -90,6 +104,10 @@ def test_search_json_contract(capsys) -> None:
     assert results[0]["title"]["ja"] == "故意ではなく、過剰にカードを引いた"
     scores = [r["score"] for r in results]
     assert scores == sorted(scores, reverse=True)
+    # The engine's scores, to three decimals.
+    hits = SearchIndex.build(load_regulation()).search("drawing extra cards", limit=3)
+    assert scores == [round(hit.score, 3) for hit in hits]
+    assert any(score != round(score, 2) for score in scores)
 
 
 def test_search_finds_a_tier_by_its_japanese_name(capsys) -> None:
@@ -99,10 +117,29 @@ def test_search_finds_a_tier_by_its_japanese_name(capsys) -> None:
 
 
 def test_search_readable_output_shows_rank_penalty_and_both_titles(capsys) -> None:
-    out = call(capsys, "search", "ひきすぎ")[1]
+    status, out, _ = call(capsys, "search", "ひきすぎ")
+    assert status == 0
     first = out.splitlines()[0]
     assert first.startswith(" 1. [B 警告 / Warning] 故意ではなく、過剰にカードを引いた")
     assert "Unintentionally drew extra cards" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize(
+    ("query", "lines"),
+    [
+        ("注意", [" 1. [tier A] 注意", "    Caution  (caution)"]),
+        ("情状酌量", [
+            " 1. [principle] 本規定は指針",
+            "    These regulations are guidelines  (judge-discretion)",
+        ]),
+        ("zzzzqqqq", ["no results for 'zzzzqqqq'"]),
+    ],
+    ids=["tier", "principle", "nothing"],
+)  # fmt: skip
+def test_search_readable_output_badges_tiers_and_principles(capsys, query, lines) -> None:
+    status, out, _ = call(capsys, "search", query, "--limit", "1")
+    assert status == 0
+    assert out.splitlines() == lines
 
 
 @pytest.mark.parametrize("query", ["", "   ", "(((", "\x07\x1b[31m", "🂡" * 50, "\udcff"])

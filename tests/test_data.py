@@ -243,6 +243,15 @@ def test_a_control_character_is_one_line_with_its_line(tmp_path: Path) -> None:
     assert f": line {line}: character U+0007 is not allowed" in message
 
 
+def test_text_that_cannot_be_utf8_is_one_line(tmp_path: Path) -> None:
+    """A lone surrogate (a "\\uD800" escape) parses as YAML but is no text: refused whole."""
+    path = data_dir(tmp_path, b'x: "\\uD800"\n', None)
+    with pytest.raises(DataError) as caught:
+        compile_data(path)
+    assert str(caught.value).startswith(f"{path}: not plain data: ")
+    assert "surrogates not allowed" in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_the_line_of_a_bad_character_counts_a_leading_empty_line(tmp_path: Path) -> None:
     assert ": line 3: character U+0007" in compile_error(tmp_path, b"\nx: 1\ny: \x07\n")
 

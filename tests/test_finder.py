@@ -25,7 +25,7 @@ from regulation.finder import (
     build_finder,
     load_finder,
 )
-from regulation.loader import RegulationError
+from regulation.loader import RegulationError, load_regulation
 from regulation.model import Infraction, Principle, Regulation, entry_title
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -550,6 +550,39 @@ def test_the_finder_is_read_from_its_compiled_twin(monkeypatch, regulation) -> N
 
     monkeypatch.setattr(data, "parse_yaml", no_yaml)
     assert load_finder(regulation).root.id == "topic"
+
+
+def test_the_compiler_checks_the_tree_and_names_its_file(tmp_path: Path, raw_tree) -> None:
+    """`python -m regulation.compile`'s own check of finder.yaml (against the compiled
+    regulation): the fault names the file."""
+    from regulation.compile import check_finder
+
+    path = write_tree(tmp_path, broken(raw_tree, _put("deck-marks", "id", "Deck-Marks")))
+    with pytest.raises(RegulationError) as caught:
+        compile_checked(path, check_finder)
+    assert str(caught.value) == (
+        f"{path}: node #3 'Deck-Marks': id must be lowercase ASCII letters and digits joined by '-'"
+    )
+    assert check_finder(FINDER_PATH, compile_data(FINDER_PATH)[1]) == load_finder(load_regulation())
+
+
+def test_a_finder_equals_the_same_tree_from_the_same_file(
+    tmp_path: Path, regulation: Regulation, finder: Finder
+) -> None:
+    """Value semantics, like the regulation's: a copy of the files loads an equal finder; the
+    same questions compiled from other YAML bytes (a comment added) are another finder."""
+    import shutil
+
+    for name in ("finder.yaml", "finder.json"):
+        shutil.copy(FINDER_PATH.with_name(name), tmp_path / name)
+    again = load_finder(regulation, path=tmp_path / "finder.yaml")
+    assert again == finder and hash(again) == hash(finder)
+    assert finder != finder.root and finder != "finder"
+    commented = tmp_path / "commented" / "finder.yaml"
+    commented.parent.mkdir()
+    commented.write_text("# …\n" + FINDER_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    other = load_finder(regulation, path=compiled_tree(commented))
+    assert other.root == finder.root and other != finder
 
 
 @pytest.mark.process

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regulation.explain import FIELDS, Cue
+from regulation.explain import FIELDS, Cue, FieldText, found_in
 from regulation.highlight import SPAN_KEYS, japanese_spans
 from regulation.model import (
     Aliases,
@@ -290,6 +290,34 @@ def test_exact_beats_prefix_beats_typo() -> None:
     assert ids(SearchIndex.build(without_exact).search("marbel")) == ["prefix", "typo"]
 
 
+def test_a_word_itself_beats_another_form_of_it() -> None:
+    regulation = make_regulation([Row("form", "s1", "drawing"), Row("itself", "s1", "drawn")])
+    assert ids(SearchIndex.build(regulation, Readings()).search("drawn")) == ["itself", "form"]
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("zeb", ["zebra"]),  # three letters start a longer word…
+        ("ze", []),  # …two do not ("dq", "no", "at" are words)
+        ("4", []),  # nor does a number ("4" is not the start of "40")
+        ("zebre", ["zebra"]),  # a typo in five letters…
+        ("zebraa", ["zebra"]),  # …a letter too many…
+        ("zbra", []),  # …but not in four
+        ("walros", ["body-only"]),  # a typo found only in the body still counts
+    ],
+)
+def test_prefixes_and_typos(query: str, found: list[str]) -> None:
+    regulation = make_regulation(
+        [
+            Row("zebra", "s1", "zebra"),
+            Row("forty", "s1", "40 cards"),
+            Row("body-only", "s1", "one", remedy="look out for the walrus"),
+        ]
+    )
+    assert ids(SearchIndex.build(regulation, Readings()).search(query)) == found
+
+
 def test_all_terms_beat_some() -> None:
     regulation = make_regulation(
         [Row("one-in-title", "s1", "alpha"), Row("both-in-alias", "s1", "other", ("beta x alpha",))]
@@ -334,6 +362,7 @@ def shown(regulation: Regulation, hit: SearchHit) -> dict[str, str]:
         ("かあいさうえお", "あい、うえお", ["あい", "うえお"]),  # its longest pieces
         ("あいかうえ", "あい うえ", ["あい", "うえ"]),  # …up to the last two characters
         ("あいかお", "あい、お", ["あい"]),  # never a single character
+        ("かあいうさ", "あいう", ["あいう"]),  # a piece grows one character at a time
         ("けっていした", "けってい", ["けってい"]),
     ],
 )
@@ -546,6 +575,16 @@ def test_why_names_the_words_the_fields_and_the_situation(index: SearchIndex) ->
     hit = index.search("ｽﾘｰﾌﾞ", limit=1)[0]
     assert [w.word for w in hit.why.words] == ["ｽﾘｰﾌﾞ"]  # as typed, for the judge to read
     assert index.search("長考", limit=1)[0].why.cues == ()
+
+
+def test_why_finds_a_japanese_word_whole_by_its_kanji_core_or_by_half_its_pairs() -> None:
+    title = FieldText.of("title", fold("傷のあるスリーブ、決定"))
+    assert found_in(Term("傷", is_word=False), {}, title)  # one kanji: only whole
+    assert not found_in(Term("汚", is_word=False), {}, title)
+    assert found_in(Term("決めた", is_word=False, core="決"), {}, title)  # by its core
+    assert not found_in(Term("決めた", is_word=False, core="決"), {}, FieldText.of("body", "ほか"))
+    assert found_in(Term("すりぶの", is_word=False), {}, title)  # すり りぶ of ぶの: 2 of 3 pairs
+    assert not found_in(Term("すりっぱの", is_word=False), {}, title)  # 1 of 4: すり
 
 
 def test_why_says_when_intent_or_a_number_decided(index: SearchIndex) -> None:
