@@ -198,27 +198,3 @@ def test_a_situation_listed_twice_is_refused(tmp_path: Path) -> None:
     error = load_error(corrupted(tmp_path, FIRST_BRIBERY_SITUATION, twice))
     assert "infraction 'bribery'" in str(error)
     assert "situation listed twice: 勝ちを譲ってくれたらお金を払う、と持ちかけた" in str(error)
-
-
-def test_look_ups_find_only_their_own_kind(regulation: Regulation) -> None:
-    """An id names one thing: tier() never answers with an infraction, entry() (tiers,
-    principles, infractions: what a route or a bookmark names) never with a category."""
-    groups = {
-        "tier": regulation.tiers,
-        "principle": regulation.principles,
-        "category": regulation.categories,
-        "section": regulation.sections,
-        "infraction": regulation.infractions,
-    }
-    for kind in groups:
-        look_up = getattr(regulation, kind)
-        for other, items in groups.items():
-            for item in items:
-                assert look_up(item.id) is (item if other == kind else None), (kind, item.id)
-        assert look_up("no-such-id") is None
-    for other, items in groups.items():
-        for item in items:
-            expected = None if other in ("category", "section") else item
-            assert regulation.entry(item.id) is expected, item.id
-    assert regulation.entry("no-such-id") is None
-    assert regulation.sections_in_category("no-such-id") == ()

@@ -26,6 +26,7 @@ from views.state import (
     MAX_STORED_CHARS,
     MAX_STORED_ITEMS,
     AppState,
+    newest_first,
     state_from_stored,
     stored_values,
 )
@@ -234,3 +235,14 @@ def test_stored_values_just_within_the_size_bounds_are_read() -> None:
     many = ["bribery"] * MAX_STORED_ITEMS
     assert state_from_stored({KEY_BOOKMARKS: many}, bool).bookmarks == ["bribery"]
     assert state_from_stored({KEY_BOOKMARKS: [*many, "x"]}, bool).bookmarks == []
+
+
+def test_a_number_stored_as_a_number_is_read() -> None:
+    """Some stores hand numbers back as numbers rather than as the text the app wrote."""
+    assert state_from_stored({KEY_TEXT_SCALE: 1.3}, bool).settings.text_scale == 1.3
+    assert state_from_stored({KEY_TEXT_SCALE: 1}, bool).settings.text_scale == 1.0
+
+
+def test_two_id_lists_merge_newest_first_each_id_once() -> None:
+    assert newest_first(["b", "a"], ["a", "c", "d"], 3) == ["b", "a", "c"]
+    assert newest_first([], ["a"], 3) == ["a"]

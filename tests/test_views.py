@@ -101,6 +101,24 @@ def test_history_goes_back_to_an_open_screen_instead_of_stacking_it() -> None:
     assert history.back() == parse("/search") and len(history) == 1
 
 
+def test_going_to_the_open_screen_again_keeps_the_history_and_takes_the_new_address() -> None:
+    parse = SCREEN_TABLE.parse
+    history = routes.History()
+    history.go(parse("/search"), True, [])
+    history.go(parse("/search?"), True, [])  # the same screen, spelt otherwise
+    assert [r.raw for r in history.stack] == ["/search?"]
+    for path in ("/categories", "/categories/play", "/infractions/bribery", "/tiers/warning"):
+        history.go(parse(path), False, [])
+    history.go(parse("/infractions/bribery/"), False, [])
+    assert [r.raw for r in history.stack] == [
+        "/search?",
+        "/categories",
+        "/categories/play",
+        "/infractions/bribery/",
+    ]
+    assert parse("/search").value("q") == ""  # a query value nobody gave
+
+
 def test_a_destination_needs_a_screen() -> None:
     spare = Destination(routes.Pattern("/spare"), ft.Icons.ADD, ft.Icons.ADD, "spare")
     with pytest.raises(ValueError, match="/spare"):
@@ -110,6 +128,11 @@ def test_a_destination_needs_a_screen() -> None:
 def test_stored_state_round_trips() -> None:
     state = AppState()
     state.change_settings(language="both", theme="dark", text_scale=1.3)
+    assert (state.settings.language, state.settings.theme, state.settings.text_scale) == (
+        "both",
+        "dark",
+        1.3,
+    )
     state.toggle_bookmark("bribery")
     state.visit("caution")
     stored = stored_values(state)
@@ -160,6 +183,7 @@ def test_recent_keeps_the_newest_first_without_repeats() -> None:
         (["en-GB", "ja-JP"], "en"),
         (["ja_JP"], "ja"),
         (["fr_FR"], "ja"),
+        (["ja-JP", "en-US"], "ja"),  # the device's first choice that the app has
         ([], "ja"),
     ],
 )

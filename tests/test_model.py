@@ -1,0 +1,59 @@
+"""The model's own rules: the language of a Text, and the regulation's look-ups and groupings."""
+
+from __future__ import annotations
+
+from regulation.model import Regulation, Text
+
+
+def test_a_text_in_one_language_or_both() -> None:
+    text = Text("注意", "Caution")
+    assert [text.pick(lang) for lang in ("ja", "en", "both")] == ["注意", "Caution", "注意"]
+    assert text["en"] == "Caution"
+    assert text.shown("ja") == "注意" and text.shown("en") == "Caution"
+    assert text.shown("both") == "注意 / Caution"
+    assert Text("DQ", "DQ").shown("both") == "DQ"  # once when both are the same
+    assert Text("{n}件", "{n} items").format(n=3) == Text("3件", "3 items")
+    assert text.as_dict() == {"ja": "注意", "en": "Caution"}
+
+
+def test_look_ups_find_only_their_own_kind(regulation: Regulation) -> None:
+    """An id names one thing: tier() never answers with an infraction, entry() (tiers,
+    principles, infractions: what a route or a bookmark names) never with a category."""
+    groups = {
+        "tier": regulation.tiers,
+        "principle": regulation.principles,
+        "category": regulation.categories,
+        "section": regulation.sections,
+        "infraction": regulation.infractions,
+    }
+    for kind in groups:
+        look_up = getattr(regulation, kind)
+        for other, items in groups.items():
+            for item in items:
+                assert look_up(item.id) is (item if other == kind else None), (kind, item.id)
+        assert look_up("no-such-id") is None
+    for other, items in groups.items():
+        for item in items:
+            expected = None if other in ("category", "section") else item
+            assert regulation.entry(item.id) is expected, item.id
+    assert regulation.entry("no-such-id") is None
+    assert regulation.sections_in_category("no-such-id") == ()
+
+
+def test_groupings_follow_the_data(regulation: Regulation) -> None:
+    for tier in regulation.tiers:
+        listed = regulation.infractions_with_penalty(tier.id)
+        assert listed == tuple(i for i in regulation.infractions if i.penalty is tier)
+    assert sum(len(regulation.infractions_with_penalty(t.id)) for t in regulation.tiers) == 28
+    assert len(regulation.infractions_with_penalty("warning")) > 0
+    for category in regulation.categories:
+        sections = regulation.sections_in_category(category.id)
+        assert [s.id for s in sections] == list(category.section_ids)
+        for section in sections:
+            assert regulation.category_of(section) is category
+            members = regulation.infractions_in_section(section.id)
+            assert members and all(i.section_id == section.id for i in members)
+    drew = regulation.infraction("drew-extra-cards")
+    assert drew is not None
+    assert regulation.penalty_line(drew, "ja") == "罰則：警告"
+    assert regulation.penalty_line(drew, "en") == "Penalty: Warning"
