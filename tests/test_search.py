@@ -16,8 +16,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regulation.explain import FIELDS, Cue, FieldText, found_in
-from regulation.highlight import SPAN_KEYS, japanese_spans
+from regulation.explain import (
+    FIELDS,
+    Cue,
+    Field,
+    FieldText,
+    MatchedWord,
+    Why,
+    explain,
+    found_in,
+)
+from regulation.highlight import SPAN_KEYS, japanese_spans, merge_spans
 from regulation.model import (
     Aliases,
     Category,
@@ -31,7 +40,7 @@ from regulation.model import (
     entry_title,
 )
 from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
-from regulation.query import Term
+from regulation.query import Term, parse
 from regulation.readings import Readings, load_readings
 from regulation.search import (
     INTENT_LOWER,
@@ -375,7 +384,19 @@ def test_a_japanese_term_is_marked_whole_or_by_its_longest_pieces(
 
 def test_a_japanese_term_also_marks_its_kanji_core_everywhere() -> None:
     term = Term("決めた", is_word=False, core="決")
-    assert japanese_spans(term, "決定と決着") == [(0, 1), (3, 4)]
+    assert japanese_spans(term, "決定と決着と決") == [(0, 1), (3, 4), (6, 7)]
+
+
+def test_marked_spans_are_merged_when_they_touch_or_overlap() -> None:
+    assert merge_spans([(2, 4), (0, 2), (5, 6), (3, 5), (8, 9)]) == ((0, 6), (8, 9))
+
+
+def test_every_term_of_the_query_is_marked(index: SearchIndex, regulation: Regulation) -> None:
+    hit = index.search("カード 引いた drew", limit=1)[0]
+    strings = shown(regulation, hit)
+    marked = {key: [strings[key][a:b] for a, b in hit.spans[key]] for key in SPAN_KEYS}
+    assert hit.entry.id == "drew-extra-cards"
+    assert marked["title.ja"] == ["カード", "引いた"] and marked["title.en"] == ["drew"]
 
 
 def test_hit_spans_mark_the_matches_in_each_language(
@@ -585,6 +606,34 @@ def test_why_finds_a_japanese_word_whole_by_its_kanji_core_or_by_half_its_pairs(
     assert not found_in(Term("決めた", is_word=False, core="決"), {}, FieldText.of("body", "ほか"))
     assert found_in(Term("すりぶの", is_word=False), {}, title)  # すり りぶ of ぶの: 2 of 3 pairs
     assert not found_in(Term("すりっぱの", is_word=False), {}, title)  # 1 of 4: すり
+    assert found_in(Term("すりぶっぱ", is_word=False), {}, title)  # 2 of 4: half is enough
+    zebra = FieldText.of("title", "zebra crossing")
+    assert found_in(Term("zebras", is_word=True), {"zebras": {"zebra": 0.9}}, zebra)
+    assert not found_in(Term("zebras", is_word=True), {}, zebra)  # no expansion: not found
+
+
+def explained(query: str, fields: dict[Field, str], situations: list[str]) -> Why:
+    """explain() over hand-made fields (folded text) and situations, English expansions as
+    the words themselves."""
+    parsed = parse(query)
+    expansions = {t.text: {t.text: 1.0} for t in parsed.terms if t.is_word}
+    field_texts = tuple(FieldText.of(name, text) for name, text in fields.items())
+    folded = tuple((Text(s, s), FieldText.of("situation", fold(s))) for s in situations)
+    return explain(parsed, expansions, field_texts, folded, ())
+
+
+def test_why_names_the_situation_that_matched_best() -> None:
+    situations = ["ひきすずぎ", "ひきすぎた", "もういちどひきすぎた"]
+    # Found whole beats found in pieces; of two as good, the first.
+    why = explained("ひきすぎ", {"situation": "\n".join(situations)}, situations)
+    assert why.words == (MatchedWord("ひきすぎ", "situation"),)
+    assert why.situation == Text("ひきすぎた", "ひきすぎた")
+    # One English word found in one situation.
+    why = explained("zebra", {"situation": "a zebra crossing"}, ["a zebra crossing"])
+    assert why.situation == Text("a zebra crossing", "a zebra crossing")
+    # A word better found in the title names no situation, even one that has it.
+    why = explained("zebra", {"title": "zebra", "situation": "a zebra"}, ["a zebra"])
+    assert why.words == (MatchedWord("zebra", "title"),) and why.situation is None
 
 
 def test_why_says_when_intent_or_a_number_decided(index: SearchIndex) -> None:
