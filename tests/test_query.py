@@ -48,6 +48,17 @@ def test_terms(query: str, expected: list[tuple[str, bool, str, str]]) -> None:
     assert terms(query) == expected
 
 
+@pytest.mark.parametrize(
+    ("typed", "same_as"),
+    [
+        ("ｶｰﾄﾞをひいた", "カードをひいた"),  # half-width katakana is katakana
+        ("㍻年", "平成年"),  # a sign for several characters has the script of its first
+    ],
+)
+def test_a_character_has_the_script_of_its_normal_form(typed: str, same_as: str) -> None:
+    assert [term[:3] for term in terms(typed)] == [term[:3] for term in terms(same_as)]
+
+
 def test_phrases_and_word_pairs_are_kept_for_the_bonuses() -> None:
     japanese = parse("わざと手札公開 罰則")
     assert japanese.phrases == ("わざと手札公開",) and japanese.word_pairs == ()
