@@ -42,6 +42,12 @@ def terms(query: str) -> list[tuple[str, bool, str, str]]:
         ("α", [("α", False, "", "α")]),
         # A run that is neither Japanese nor one word gives its Latin words.
         ("dqŉ", [("dq", True, "", "dq"), ("n", True, "", "ŉ")]),
+        ("ab dqŉ cd", [
+            ("ab", True, "", "ab"),
+            ("dq", True, "", "dq"),
+            ("n", True, "", "ŉ"),
+            ("cd", True, "", "cd"),
+        ]),
     ],
 )  # fmt: skip
 def test_terms(query: str, expected: list[tuple[str, bool, str, str]]) -> None:
