@@ -13,6 +13,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 from regulation.catalog import LOCALES_DIR, MissingTranslation, load_catalog
+from regulation.extract import extract_regulation_yaml
 from regulation.model import Regulation, Text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,3 +139,35 @@ def test_a_string_the_catalog_lacks_shows_its_japanese() -> None:
     with pytest.raises(MissingTranslation, match=f"^{missing}$"):
         catalog.english(missing)
     assert "注意" in catalog and catalog.english("注意") == catalog.lookup("注意") == "Caution"
+
+
+SAMPLE_YAML = """\
+document:
+  label: 罰則ガイドライン
+tiers:
+  - id: caution
+    title: 注意
+    points:
+      - 一つ目
+      - 二つ目
+    aliases:
+      ja: [ちゅうい]
+infractions:
+  - id: bribery
+    section: fraud
+    title: 買収
+"""
+
+
+def test_the_extractor_yields_each_string_with_its_line_and_entry() -> None:
+    """What `pybabel extract` puts in the template: every string people read (list items
+    too), on its own line, tagged with the id of the entry it belongs to; never ids,
+    aliases or cross-references."""
+    found = list(extract_regulation_yaml(io.BytesIO(SAMPLE_YAML.encode()), (), (), {}))
+    assert found == [
+        (2, None, "罰則ガイドライン", []),
+        (5, None, "注意", ["caution"]),
+        (7, None, "一つ目", ["caution"]),
+        (8, None, "二つ目", ["caution"]),
+        (14, None, "買収", ["bribery"]),
+    ]

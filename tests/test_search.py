@@ -135,6 +135,12 @@ def make_regulation(
         ("「禁止カード」、制限", " 禁止かど  制限"),  # punctuation separates
         ("a\x00b\u200bc", "a bc"),  # controls separate, invisible marks vanish
         ("パ", "ぱ"),
+        ("ﾊﾟﾁ", "ぱち"),  # the half-width handakuten composes too
+        ("ァヶ", "ぁゖ"),  # the first and the last katakana that have a hiragana
+        ("㌃", "ある"),  # a squared word: its letters, the long-vowel mark dropped
+        ("ﬁle", "file"),  # a ligature is its letters
+        ("\u3099か", "か"),  # a voicing mark after nothing is dropped
+        ("ำ", "า"),  # a letter whose first part is an invisible mark keeps the rest
     ],
 )
 def test_fold(raw: str, folded: str) -> None:
@@ -149,6 +155,9 @@ def test_offsets_map_folded_spans_back_to_the_original() -> None:
     start = folded.text.index("かど")
     assert raw[slice(*folded.original_span(start, start + 2))] == "カード"
     assert raw[slice(*folded.original_span(0, 3))] == "ﾃﾞｯｷ"
+    assert raw[slice(*folded.original_span(0, 1))] == "ﾃﾞ"  # で came from two characters
+    ligature = fold_with_offsets("ﬁ")
+    assert ligature.text == "fi" and ligature.original_span(0, 2) == (0, 1)
 
 
 @pytest.mark.parametrize(
