@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from regulation.catalog import load_catalog
 from regulation.compile import check_regulation, compile_checked
-from regulation.loader import RULES_PATH, RegulationError
+from regulation.data import compile_data, compiled_path
+from regulation.loader import RULES_PATH, RegulationError, load_regulation
 from regulation.model import Regulation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +93,30 @@ def test_wrong_type(tmp_path: Path) -> None:
 def test_not_a_mapping(tmp_path: Path) -> None:
     path = tmp_path / "rules_ja.yaml"
     path.write_text("- just\n- a list\n", encoding="utf-8")
-    assert "must be a mapping" in str(load_error(path))
+    expected = "top level: must be a mapping with tiers, principles, sections …"
+    assert str(load_error(path)) == f"{path}: {expected}"
+
+
+def test_a_compiled_file_the_model_refuses_names_its_yaml(tmp_path: Path) -> None:
+    """Data compiled by an older app (or by hand, without the checks) is checked at load."""
+    path = corrupted(tmp_path, "penalty: warning\n", "penalty: yellow-card\n")
+    content, _compiled = compile_data(path)  # compiled without the model's checks
+    compiled_path(path).write_bytes(content)
+    with pytest.raises(RegulationError) as caught:
+        load_regulation(path)
+    assert str(caught.value).startswith(f"{path}: infraction 'drew-extra-cards': ")
+
+
+def test_an_unreadable_catalog_is_one_line_naming_it(tmp_path: Path, monkeypatch) -> None:
+    from regulation import loader
+
+    broken = tmp_path / "en" / "LC_MESSAGES" / "messages.mo"
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not a catalog")
+    monkeypatch.setattr(loader, "load_catalog", lambda: load_catalog(tmp_path))
+    with pytest.raises(RegulationError) as caught:
+        loader.english_catalog()
+    assert str(caught.value) == f"{broken}: catalog: [Errno 0] Bad magic number: '{broken}'"
 
 
 @pytest.mark.parametrize(
@@ -129,6 +154,63 @@ def test_a_section_must_belong_to_a_category(tmp_path: Path) -> None:
     )
     error = load_error(path)
     assert "section 'marked-cards': section belongs to no category" in str(error)
+
+
+CAUTION_ALIASES = "    aliases:\n      ja: [ちゅうい, 口頭注意, 注意処分]\n"
+
+# (id, text of the data, its replacement, where and fault of the one line that refuses it)
+FAULTS = [
+    ("document-not-a-mapping", "document:\n  #", "document: [x]\nold-document:\n  #",
+     "top level", "field 'document' must be a mapping"),
+    ("document-label-missing", "  label: 罰則ガイドライン\n", "",
+     "document", "missing required field 'label'"),
+    ("tiers-not-a-list", "tiers:\n", "tiers: caution\nold-tiers:\n",
+     "top level", "field 'tiers' must be a list"),
+    ("tiers-empty", "tiers:\n", "tiers: []\nold-tiers:\n",
+     "top level", "'tiers' must list at least one entry"),
+    ("tier-not-a-mapping", "tiers:\n", "tiers:\n  - caution\n",
+     "tier #1", "must be a mapping"),
+    ("tier-letter-missing", "    letter: A\n", "",
+     "tier 'caution'", "missing required field 'letter'"),
+    ("tier-title-blank", "    title: 注意\n", "    title: '  '\n",
+     "tier 'caution'", "field 'title' must be a non-empty string"),
+    ("tier-title-a-number", "    title: 注意\n", "    title: 5\n",
+     "tier 'caution'", "field 'title' must be a non-empty string"),
+    ("tier-points-missing", "    points:\n      - 注意は", "    old-points:\n      - 注意は",
+     "tier 'caution'", "missing required field 'points'"),
+    ("aliases-not-a-mapping", CAUTION_ALIASES, "    aliases: [ちゅうい]\n    old:\n      ja: [x]\n",
+     "tier 'caution'", "field 'aliases' must be a mapping"),
+    ("japanese-alias-blank", "      ja: [ちゅうい, 口頭注意, 注意処分]", "      ja: [ちゅうい, '']",
+     "tier 'caution'", "every item of 'ja' must be a non-empty string"),
+    ("english-alias-a-number", "      en: [caution, note,", "      en: [caution, 5,",
+     "tier 'caution'", "every item of 'en' must be a non-empty string"),
+    ("principle-label-missing", "      label: 本規定は指針\n", "",
+     "principle 'judge-discretion'", "missing required field 'label'"),
+    ("principle-text-blank", "      text: 本規定は指針であり", "      text: ' '\n      old: 本規定",
+     "principle 'judge-discretion'", "field 'text' must be a non-empty string"),
+    ("principle-alias-key", "        ja: [情状酌量,", "        fr: [x]\n        ja: [情状酌量,",
+     "principle 'judge-discretion'", "aliases may only have 'ja' and 'en', not ['fr']"),
+    ("principle-situation-blank", "        - 状況を考慮", "        - ''\n        - 状況を考慮",
+     "principle 'judge-discretion'", "every item of 'situations' must be a non-empty string"),
+    ("category-label-missing", "    label: デッキ\n", "",
+     "category 'deck'", "missing required field 'label'"),
+    ("category-sections-missing", "    sections: [deck-list-violations]\n", "",
+     "category 'deck-list'", "missing required field 'sections'"),
+    ("section-heading-not-a-bool", "    heading_in_source: true\n", "    heading_in_source: 1\n",
+     "section 'deck-violations'", "field 'heading_in_source' must be true or false"),
+    ("duplicate-id", "id: looked-at-extra-cards", "id: drew-extra-cards",
+     "infraction #8 'drew-extra-cards'", "duplicate id 'drew-extra-cards'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "fault"), [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS]
+)
+def test_a_fault_in_the_data_is_one_line_naming_the_place(
+    tmp_path: Path, old: str, new: str, where: str, fault: str
+) -> None:
+    path = corrupted(tmp_path, old, new)
+    assert str(load_error(path)) == f"{path}: {where}: {fault}"
 
 
 def copy_app(tmp_path: Path) -> Path:

@@ -41,6 +41,8 @@ def test_look_ups_find_only_their_own_kind(regulation: Regulation) -> None:
 
 
 def test_groupings_follow_the_data(regulation: Regulation) -> None:
+    assert [tier.severity for tier in regulation.tiers] == [0, 1, 2, 3, 4, 5]  # A … F
+    assert [tier.letter for tier in regulation.tiers] == list("ABCDEF")
     for tier in regulation.tiers:
         listed = regulation.infractions_with_penalty(tier.id)
         assert listed == tuple(i for i in regulation.infractions if i.penalty is tier)
