@@ -7,6 +7,7 @@ short, damaged or compiled from another YAML, and compiling refuses YAML that co
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import random
@@ -22,6 +23,7 @@ from regulation.data import (
     DataError,
     compile_data,
     compiled_path,
+    read_compiled,
     read_data,
 )
 from regulation.loader import RULES_PATH, RegulationError, load_regulation
@@ -87,6 +89,7 @@ def test_read_data_returns_the_yaml_as_plain_data() -> None:
     import yaml
 
     assert read_data(RULES_PATH) == yaml.safe_load(YAML_BYTES)
+    assert read_compiled(RULES_PATH) == compile_data(RULES_PATH)[1]  # data, digest, counts
 
 
 def test_a_packaged_app_may_ship_the_compiled_data_alone(tmp_path: Path, regulation) -> None:
@@ -125,29 +128,69 @@ def test_an_edited_yaml_that_nobody_compiled_is_refused(tmp_path: Path) -> None:
     assert message.endswith(f"changed since rules_ja.json was compiled: run {COMPILE_COMMAND}")
 
 
+def compiled_with_payload(payload: bytes) -> bytes:
+    """A compiled file whose manifest vouches for `payload` (as if the compiler wrote it)."""
+    manifest = json.loads(JSON_BYTES.split(b"\n", 1)[0])
+    manifest |= {"data_bytes": len(payload), "data_sha256": hashlib.sha256(payload).hexdigest()}
+    return json.dumps(manifest).encode() + b"\n" + payload
+
+
+STALE = f"run {COMPILE_COMMAND}"
+
+
 @pytest.mark.parametrize(
     ("compiled", "fault"),
     [
-        (None, f"missing (not compiled): run {COMPILE_COMMAND}"),
-        (b"", "manifest: missing or damaged"),
-        (b'{"tiers": [' + b"\n" + b"[" * 100_000, "manifest: missing or damaged"),
-        (b"[" * 100_000 + b"\n{}", "manifest: missing or damaged"),
-        (b'{"format": "1"}\n{}', "manifest: missing or damaged"),
-        (JSON_BYTES.replace(b'"format": 1', b'"format": 2', 1), "manifest: format 2"),
+        (None, f"missing (not compiled): {STALE}"),
+        (b"", f"manifest: missing or damaged: {STALE}"),
+        (JSON_BYTES.split(b"\n", 1)[0], f"manifest: missing or damaged: {STALE}"),  # no data
+        (b'{"tiers": [' + b"\n" + b"[" * 100_000, f"manifest: missing or damaged: {STALE}"),
+        (b"[" * 100_000 + b"\n{}", f"manifest: missing or damaged: {STALE}"),
+        (b'{"format": "1"}\n{}', f"manifest: missing or damaged: {STALE}"),
+        (JSON_BYTES.replace(b'"format": 1', b'"format": 2', 1), f"manifest: format 2: {STALE}"),
+        (compiled_with_payload(b'{"tiers": ['), f"data: not readable JSON: {STALE}"),
     ],
-    ids=["missing", "empty", "deep-data", "deep-manifest", "wrong-types", "other-format"],
+    ids=[
+        "missing",
+        "empty",
+        "manifest-only",
+        "deep-data",
+        "deep-manifest",
+        "wrong-types",
+        "other-format",
+        "bad-json",
+    ],
 )
 def test_a_compiled_file_of_the_wrong_shape_is_refused(
     tmp_path: Path, compiled: bytes | None, fault: str
 ) -> None:
-    assert fault in refusal(data_dir(tmp_path, YAML_BYTES, compiled))
+    path = data_dir(tmp_path, YAML_BYTES, compiled)
+    assert refusal(path) == f"{compiled_path(path)}: {fault}"
+
+
+def test_a_missing_or_unreadable_data_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    nothing = data_dir(tmp_path / "nothing", None, None)
+    assert refusal(nothing) == f"{compiled_path(nothing)}: no such file"
+    folder = data_dir(tmp_path / "folder", YAML_BYTES, None)
+    compiled_path(folder).mkdir()
+    assert refusal(folder) == f"{compiled_path(folder)}: {os.strerror(errno.EISDIR)}"
+    unreadable_yaml = data_dir(tmp_path / "yaml", None, JSON_BYTES)
+    unreadable_yaml.mkdir()
+    assert refusal(unreadable_yaml) == f"{unreadable_yaml}: {os.strerror(errno.EISDIR)}"
+
+
+def test_a_data_file_of_the_largest_size_is_read(tmp_path: Path) -> None:
+    """Only what is larger than MAX_COMPILED_BYTES is refused unread (this one is damaged)."""
+    path = data_dir(tmp_path, None, b"x" * MAX_COMPILED_BYTES)
+    assert refusal(path) == f"{compiled_path(path)}: manifest: missing or damaged: {STALE}"
 
 
 def test_an_endless_compiled_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
     path = data_dir(tmp_path, YAML_BYTES, None)
     compiled_path(path).symlink_to("/dev/zero")
     started = time.perf_counter()
-    assert f"larger than {MAX_COMPILED_BYTES} bytes" in refusal(path)
+    fault = f"larger than {MAX_COMPILED_BYTES} bytes: not a data file"
+    assert refusal(path) == f"{compiled_path(path)}: {fault}"
     assert time.perf_counter() - started < 5
 
 
