@@ -7,6 +7,7 @@ tests/test_search_quality.py.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,10 +44,15 @@ from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
 from regulation.query import Term, parse
 from regulation.readings import Readings, load_readings
 from regulation.search import (
+    EXACT,
     INTENT_LOWER,
     INTENT_RAISE,
+    PARTIAL,
     QUANTITY_LOWER,
     QUANTITY_RAISE,
+    RARITY_STRENGTH,
+    SAME_STEM,
+    TITLE,
     SearchHit,
     SearchIndex,
 )
@@ -77,6 +83,7 @@ class Row:
     title: str
     aliases: tuple[str, ...] = ()
     remedy: str = "nothing to see here"
+    situations: tuple[str, ...] = ()
 
 
 def make_regulation(
@@ -113,6 +120,7 @@ def make_regulation(
                 penalty=tier,
                 remedy=(same(row.remedy),),
                 aliases=Aliases(en=row.aliases),
+                situations=tuple(map(same, row.situations)),
             )
             for number, row in enumerate(rows, 1)
         ),
@@ -309,8 +317,50 @@ def test_exact_beats_prefix_beats_typo() -> None:
 
 
 def test_a_word_itself_beats_another_form_of_it() -> None:
-    regulation = make_regulation([Row("form", "s1", "drawing"), Row("itself", "s1", "drawn")])
+    regulation = make_regulation(
+        [Row("form", "s1", "drawing cards"), Row("itself", "s1", "drawn cards")]
+    )
     assert ids(SearchIndex.build(regulation, Readings()).search("drawn")) == ["itself", "form"]
+
+
+def search_rows(query: str, rows: list[Row], **section_aliases: tuple[str, ...]) -> list[str]:
+    """The ids a query finds in a small regulation of `rows` (no readings)."""
+    regulation = make_regulation(rows, section_aliases)
+    return ids(SearchIndex.build(regulation, Readings()).search(query))
+
+
+def test_a_word_that_is_also_said_plainly_is_not_negated() -> None:
+    rows = [Row("both", "s1", "pattern, or no pattern"), Row("plain", "s1", "pattern here")]
+    assert search_rows("pattern", rows) == ["both", "plain"]  # equal: document order
+    rows = [Row("negated", "s1", "no pattern"), Row("plain", "s1", "pattern here")]
+    assert search_rows("pattern", rows) == ["plain", "negated"]
+
+
+def test_a_negated_word_keeps_the_weight_it_has_plainly_in_a_lower_field() -> None:
+    rows = [
+        Row("also-negated", "s1", "one", aliases=("no zebra",), situations=("a zebra",)),
+        Row("situation", "s1", "two", situations=("a zebra",)),
+    ]
+    assert search_rows("zebra", rows) == ["also-negated", "situation"]  # equal: document order
+
+
+@pytest.mark.parametrize(
+    ("rows", "sections", "expected"),
+    [
+        # Phrases count in titles, aliases and section names…
+        ([Row("apart", "s1", "one", ("in check",)), Row("together", "s2", "two", ("check in",))],
+         {}, ["together", "apart"]),
+        ([Row("apart", "s1", "one"), Row("together", "s2", "two")],
+         {"s1": ("in check",), "s2": ("check in",)}, ["together", "apart"]),
+        # …not in running text.
+        ([Row("apart", "s1", "one", remedy="in check"),
+          Row("together", "s1", "two", remedy="check in")],
+         {}, ["apart", "together"]),
+    ],
+    ids=["alias", "section", "body"],
+)  # fmt: skip
+def test_words_side_by_side_earn_the_phrase_bonus(rows, sections, expected) -> None:
+    assert search_rows("check in late", rows, **sections) == expected
 
 
 @pytest.mark.parametrize(
@@ -645,6 +695,12 @@ def test_why_names_the_situation_that_matched_best() -> None:
     assert why.words == (MatchedWord("zebra", "title"),) and why.situation is None
 
 
+def test_why_names_the_section_when_only_its_name_matched() -> None:
+    regulation = make_regulation([Row("member", "s1", "one")], {"s1": ("tardiness",)})
+    hit = SearchIndex.build(regulation, Readings()).search("tardiness")[0]
+    assert hit.why.words == (MatchedWord("tardiness", "section"),)
+
+
 def test_why_says_when_intent_or_a_number_decided(index: SearchIndex) -> None:
     hits = {hit.entry.id: hit for hit in index.search("わざと多く引いた")}
     assert hits["broke-rules-on-purpose"].why.cues == (Cue("intent", "deliberate", True),)
@@ -709,6 +765,79 @@ def test_minutes_rank_the_sibling_whose_range_holds_them(query: str, expected: s
     assert all(
         first.score == pytest.approx(o.score * QUANTITY_RAISE / QUANTITY_LOWER) for o in others
     )
+
+
+def test_the_deliberate_form_takes_even_a_weak_accidental_match() -> None:
+    rows = [
+        Row("drew-extra-cards", "s1", "故意ではなく、x", remedy="zebra"),  # the body only
+        Row("broke-rules-on-purpose", "s1", "故意に、y"),
+    ]
+    assert search_rows("zebra on purpose", rows) == ["broke-rules-on-purpose", "drew-extra-cards"]
+
+
+@pytest.mark.parametrize(
+    ("query", "rows", "expected"),
+    [
+        # No entry has thresholds for this number: it moves nothing.
+        ("zebra 12 min", [Row("zebra", "s1", "zebra")], ["zebra"]),
+        # A number with no entries of its kind does not stop the next one.
+        ("deck 12 min 39 cards",
+         [Row("other", "s1", "deck list"), Row("deck-under-40-cards", "s1", "deck too small")],
+         ["deck-under-40-cards", "other"]),
+        # A sibling the words did not find does not stop the others moving.
+        ("late 12 min",
+         [Row("assembly-conditions-not-met", "s1", "at assembly"),
+          Row("not-seated-5-minutes", "s1", "late five"),
+          Row("not-seated-10-minutes", "s1", "late ten")],
+         ["not-seated-10-minutes", "not-seated-5-minutes"]),
+    ],
+    ids=["no-thresholds", "next-number", "sibling-not-found"],
+)  # fmt: skip
+def test_numbers_move_only_the_entries_of_their_kind(query, rows, expected) -> None:
+    assert search_rows(query, rows) == expected
+
+
+def test_weak_matches_still_count() -> None:
+    """Half a Japanese word's pairs (weighted by rarity), a typo of a word said only
+    negated in a section name, a kanji core in the body: each under one point, still found."""
+    rows = [Row("body-half", "s1", "x", remedy="あいう"), Row("title-half", "s1", "うえお")]
+    assert search_rows("あいうえお", rows) == ["title-half", "body-half"]
+    assert search_rows("zebros", [Row("member", "s1", "one")], s1=("no zebras",)) == ["member"]
+    assert search_rows("決めた", [Row("core", "s1", "x", remedy="決定")]) == ["core"]
+    assert search_rows("あああ", [Row("other", "s1", "x")]) == []  # one pair, found nowhere
+
+
+def scores(query: str, rows: list[Row]) -> dict[str, float]:
+    index = SearchIndex.build(make_regulation(rows), Readings())
+    return {hit.entry.id: hit.score for hit in index.search(query)}
+
+
+def test_scores_follow_the_documented_model() -> None:
+    """The module's model on small cases: best field weight × match quality × term rarity,
+    scaled by the square of the share of terms matched; a Japanese word in pieces scores
+    PARTIAL × the rarity-weighted field weight of the pairs found."""
+    entries = 4  # the tier, the principle and two rows
+
+    def rarity(found_in: int) -> float:
+        return 1 + RARITY_STRENGTH * math.log(entries / found_in)
+
+    def pair_rarity(documents: int) -> float:
+        return math.log(1 + entries / (1 + documents))
+
+    rows = [Row("zebra", "s1", "zebra crossing"), Row("other", "s1", "ひきすぎた")]
+    assert scores("zebra", rows) == {"zebra": pytest.approx(TITLE * EXACT * rarity(1))}
+    assert scores("zebra lion", rows)["zebra"] == pytest.approx(TITLE * rarity(1) / 2**2)
+    for whole in ("ひきすぎ", "すぎた", "ひき"):  # found whole, whatever its length
+        assert scores(whole, rows) == {"other": pytest.approx(TITLE * EXACT * rarity(1))}
+    rows = [Row("late", "s1", "遅刻"), Row("other", "s1", "x")]  # a name with a verb ending
+    assert scores("遅刻した", rows) == {"late": pytest.approx(TITLE * SAME_STEM * rarity(1))}
+    rows = [Row("first", "s1", "あいう"), Row("second", "s1", "いうえ")]
+    common, own = pair_rarity(2), pair_rarity(1)  # いう is in both; あい and うえ in one
+    partial = PARTIAL * TITLE * (own + common) / (own + common + own)
+    assert scores("あいうえ", rows) == {
+        "first": pytest.approx(partial * rarity(2)),
+        "second": pytest.approx(partial * rarity(2)),
+    }
 
 
 def test_a_number_alone_moves_nothing_the_words_did_not_find() -> None:
