@@ -200,6 +200,39 @@ FAULTS = [
      "section 'deck-violations'", "field 'heading_in_source' must be true or false"),
     ("duplicate-id", "id: looked-at-extra-cards", "id: drew-extra-cards",
      "infraction #8 'drew-extra-cards'", "duplicate id 'drew-extra-cards'"),
+    ("document-version-missing", '  version: "2026-11"\n', "",
+     "document", "missing required field 'version'"),
+    ("penalty-label-missing", "  penalty_label: 罰則：\n", "",
+     "document", "missing required field 'penalty_label'"),
+    ("document-source-a-number", "  source: regulation/", "  source: 5\n  old: regulation/",
+     "document", "field 'source' must be a non-empty string"),
+    ("principles-not-a-mapping", "principles:\n", "principles: [x]\nold-principles:\n",
+     "top level", "field 'principles' must be a mapping"),
+    ("principles-heading-missing", "  heading: 罰則の適用\n", "",
+     "principles", "missing required field 'heading'"),
+    ("principles-empty", "  items:\n    - id: judge-discretion", "  items: []\n  old:\n    - id: x",
+     "principles", "'items' must list at least one entry"),
+    ("categories-empty", "categories:\n", "categories: []\nold-categories:\n",
+     "top level", "'categories' must list at least one entry"),
+    ("category-unknown-section", "sections: [deck-violations, marked-cards]",
+     "sections: [deck-violations, marked-cards, ghost]",
+     "category 'deck'", "unknown section 'ghost'"),
+    ("sections-empty", "sections:\n  - id: deck-violations", "sections: []\nold:\n  - id: x",
+     "top level", "'sections' must list at least one entry"),
+    ("section-letter-a-number", "    letter: A\n    title: デッキに関する違反",
+     "    letter: 1\n    title: デッキに関する違反",
+     "section 'deck-violations'", "field 'letter' must be a non-empty string"),
+    ("section-title-missing", "    title: デッキに関する違反\n", "",
+     "section 'deck-violations'", "missing required field 'title'"),
+    ("infractions-empty", "infractions:\n", "infractions: []\nold-infractions:\n",
+     "top level", "'infractions' must list at least one entry"),
+    ("infraction-section-missing", "    section: deck-violations\n    title: デッキが40枚未満",
+     "    title: デッキが40枚未満",
+     "infraction 'deck-under-40-cards'", "missing required field 'section'"),
+    ("infraction-unknown-section", "section: fraud\n", "section: frauds\n",
+     "infraction 'false-result-report'", "unknown section 'frauds'"),
+    ("example-blank", "      - 一例：「１ターン中", "      - ''\n      - 一例：「１ターン中",
+     "infraction 'intentional-slow-play'", "every item of 'examples' must be a non-empty string"),
 ]  # fmt: skip
 
 
@@ -211,6 +244,29 @@ def test_a_fault_in_the_data_is_one_line_naming_the_place(
 ) -> None:
     path = corrupted(tmp_path, old, new)
     assert str(load_error(path)) == f"{path}: {where}: {fault}"
+
+
+def test_optional_fields_may_be_left_out(tmp_path: Path) -> None:
+    """No aliases, no section letter, no document source, notes without examples: all load."""
+    text = RULES_PATH.read_text(encoding="utf-8")
+    for old, new in (
+        (CAUTION_ALIASES + "      en: [caution, note, reminder, verbal warning]\n", ""),
+        ("    letter: A\n    title: デッキに関する違反", "    title: デッキに関する違反"),
+        ("  source: regulation/source/penalty_guidelines_ja.txt\n", ""),
+        ("    examples:\n      - 一例", "    notes:\n      - 一例"),
+    ):
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "rules_ja.yaml"
+    path.write_text(text, encoding="utf-8")
+    content, _compiled = compile_checked(path, check_regulation)
+    compiled_path(path).write_bytes(content)
+    regulation = load_regulation(path)
+    caution, slow = regulation.tier("caution"), regulation.infraction("intentional-slow-play")
+    section = regulation.section("deck-violations")
+    assert caution is not None and caution.aliases.all() == ()
+    assert section is not None and section.letter is None
+    assert slow is not None and slow.examples == () and len(slow.notes) == 1
 
 
 def copy_app(tmp_path: Path) -> Path:
