@@ -44,6 +44,7 @@ from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
 from regulation.query import Term, parse
 from regulation.readings import Readings, load_readings
 from regulation.search import (
+    ALIAS,
     EXACT,
     INTENT_LOWER,
     INTENT_RAISE,
@@ -53,6 +54,7 @@ from regulation.search import (
     RARITY_STRENGTH,
     SAME_STEM,
     TITLE,
+    WHOLE_FIELD_BONUS,
     SearchHit,
     SearchIndex,
 )
@@ -384,6 +386,11 @@ def test_prefixes_and_typos(query: str, found: list[str]) -> None:
         ]
     )
     assert ids(SearchIndex.build(regulation, Readings()).search(query)) == found
+
+
+def test_the_query_as_a_whole_title_beats_a_title_that_holds_it() -> None:
+    rows = [Row("longer", "s1", "zebra crossing ahead"), Row("exact", "s1", "zebra crossing")]
+    assert search_rows("zebra crossing", rows) == ["exact", "longer"]
 
 
 def test_all_terms_beat_some() -> None:
@@ -831,6 +838,13 @@ def test_scores_follow_the_documented_model() -> None:
         assert scores(whole, rows) == {"other": pytest.approx(TITLE * EXACT * rarity(1))}
     rows = [Row("late", "s1", "遅刻"), Row("other", "s1", "x")]  # a name with a verb ending
     assert scores("遅刻した", rows) == {"late": pytest.approx(TITLE * SAME_STEM * rarity(1))}
+    # …unless the word itself is found, in a field as good.
+    rows = [Row("late", "s1", "遅刻したとき", aliases=("遅刻",)), Row("other", "s1", "x")]
+    assert scores("遅刻した", rows) == {"late": pytest.approx(TITLE * EXACT * rarity(1))}
+    # A query that is a whole title or alias earns the whole-field bonus.
+    rows = [Row("late", "s1", "x", aliases=("遅刻", "遅刻した")), Row("other", "s1", "y")]
+    whole = ALIAS * EXACT * rarity(1) + ALIAS * WHOLE_FIELD_BONUS
+    assert scores("遅刻した", rows) == {"late": pytest.approx(whole)}
     rows = [Row("first", "s1", "あいう"), Row("second", "s1", "いうえ")]
     common, own = pair_rarity(2), pair_rarity(1)  # いう is in both; あい and うえ in one
     partial = PARTIAL * TITLE * (own + common) / (own + common + own)
