@@ -483,3 +483,55 @@ def test_a_search_starts_from_the_bookmarks_and_recent_entries(apps, regulation)
     assert regulation.infraction("bribery").title.ja in texts and "A 注意" in texts
     app.type(app.find(ft.TextField), "遅刻")
     assert regulation.infraction("bribery").title.ja not in " ".join(app.texts())
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "both"])
+def test_typical_situations_are_shown_as_the_apps_own_examples(apps, regulation, lang) -> None:
+    drew = regulation.infraction("drew-extra-cards")
+    assert drew.situations
+    app = apps(prefs={"language": lang}, route=routes.INFRACTION.link("drew-extra-cards"))
+    texts = app.texts()
+    heading = {
+        "ja": "よくある状況の例",
+        "en": "Typical situations",
+        "both": "よくある状況の例 / Typical situations",
+    }[lang]
+    note = "このアプリが用意した例です。規定の本文ではありません。"
+    for situation in drew.situations:
+        shown = situation.en if lang == "en" else situation.ja
+        assert shown in texts
+        # below the regulation's own text, after a heading that says whose words they are
+        assert texts.index(heading) < texts.index(shown)
+        assert texts.index(drew.remedy[-1].pick(lang)) < texts.index(shown)
+    if lang == "both":
+        assert drew.situations[0].en in texts
+    assert any(text.startswith(note) for text in texts) == (lang != "en")
+
+
+def test_typical_situations_on_a_principle_page(apps, regulation) -> None:
+    principle = regulation.principle("judges-only")
+    app = apps(route=routes.PRINCIPLE.link("judges-only"))
+    assert principle.situations and all(app.has_text(s.ja) for s in principle.situations)
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "because"),
+    [
+        ("わざと多く引いた", "故意に、ルールに違反したプレイをした", "故意"),
+        ("12分遅刻", "指定の集合時間後10分経過しても、自分の席についていなかった", "12分"),
+    ],
+)
+def test_a_result_says_why_it_matched(apps, query: str, first: str, because: str) -> None:
+    app = apps(route=routes.SEARCH.link(q=query))
+    row = app.find_all(ft.ListTile)[0]
+    shown = app.texts(row)
+    assert first in shown
+    (why,) = [t for t in shown if "一致：" in t]  # the words found, and where
+    assert why.startswith(f"{because} · ")  # what ranked it first
+
+
+def test_why_it_matched_follows_the_language(apps) -> None:
+    app = apps(prefs={"language": "en"}, route=routes.SEARCH.link(q="drew 2 cards on purpose"))
+    shown = " ".join(app.texts(app.find_all(ft.ListTile)[0]))
+    assert "Intentional" in shown and "Matched:" in shown
+    assert not JAPANESE.search(shown.replace("日本語", ""))

@@ -9,7 +9,14 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import bilingual, heading, penalty_chip, penalty_label, scrolling_column
+from ..widgets import (
+    bilingual,
+    heading,
+    penalty_chip,
+    penalty_label,
+    scrolling_column,
+    typical_situations,
+)
 
 # The principles a judge weighs on every call (product brief): discretion and repeats.
 ALWAYS_APPLYING_PRINCIPLES = ("judge-discretion", "repeat-offense")
@@ -47,6 +54,9 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
         if paragraphs and message:
             controls.append(heading(ctx, message))
         controls += [bilingual(ctx, p) for p in paragraphs]
+    situations = typical_situations(ctx, infraction.situations)
+    if situations:
+        controls.append(situations)
     aliases = _aliases(ctx, infraction)
     if aliases:
         controls.append(
