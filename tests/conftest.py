@@ -18,6 +18,10 @@ if str(ROOT) not in sys.path:
 # Tests never touch the user's cache of parsed data (regulation/loader.py).
 os.environ["PENALTY_GUIDE_CACHE_DIR"] = tempfile.mkdtemp(prefix="penalty-guide-cache-")
 atexit.register(shutil.rmtree, os.environ["PENALTY_GUIDE_CACHE_DIR"], ignore_errors=True)
+# …nor the user's penalty log: every app a test starts opens the log (views/logbook.py) in this
+# folder, unless the test gives it one of its own.
+os.environ["PENALTY_GUIDE_DATA_DIR"] = tempfile.mkdtemp(prefix="penalty-guide-data-")
+atexit.register(shutil.rmtree, os.environ["PENALTY_GUIDE_DATA_DIR"], ignore_errors=True)
 
 from regulation.loader import load_regulation  # noqa: E402
 from regulation.model import Regulation  # noqa: E402
