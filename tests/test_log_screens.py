@@ -282,7 +282,7 @@ def test_a_repeat_in_english_names_the_next_tier_and_says_the_judge_may(
     app.type(app.find(ft.TextField, label="Player name"), "alex kim")  # case folds
     assert app.has_text(regulation.principle("repeat-offense").text.en)
     assert app.has_text(
-        "This player already has 1 record(s) of the same infraction in this tournament."
+        "Earlier records of the same infraction for this player in this tournament: 1"
     )
     assert app.has_text(
         "Whether to apply it is for the judge to decide. "

@@ -23,7 +23,7 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..theme import TIER_COLORS
+from ..theme import FONT_FAMILY, TIER_COLORS
 from ..widgets import penalty_chip, penalty_label, scrolling_column, tier_label
 from .log_parts import (
     ERROR_COLOR,
@@ -185,7 +185,9 @@ class RecordForm:
             options=self._round_options(),
             on_select=self._on_round,
             error_text=errors.get("round"),
-            text_size=sizes.body,
+            # Not text_size: Flet 1.0.5 then builds the field's style without the theme's font,
+            # and Flutter web fetches a fallback font for the Japanese (seen in Chromium).
+            text_style=ft.TextStyle(size=sizes.body, font_family=FONT_FAMILY),
             width=160,
         )
         self.table_field = ft.TextField(
