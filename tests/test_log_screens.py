@@ -137,7 +137,7 @@ def rows(app: FakeApp) -> list[str]:
     return [
         " | ".join(app.texts(tile))
         for tile in app.find_all(ft.ListTile)
-        if tile.on_click is not None and tile.leading is None
+        if isinstance(tile.leading, ft.Container)  # a record's tier badge (players: an icon)
     ]
 
 
@@ -205,7 +205,7 @@ def test_filter_by_player_and_the_players_history(apps, disk, regulation) -> Non
     record(app, DREW, "山口次郎", round_number=2)
     app.route(routes.LOG.link())
     app.type(app.find(ft.TextField, label="プレイヤーで絞り込む"), "山田")
-    matches = [tile for tile in app.find_all(ft.ListTile) if tile.leading is not None]
+    matches = [t for t in app.find_all(ft.ListTile) if isinstance(t.leading, ft.Icon)]
     assert [app.texts(t)[0] for t in matches] == ["山田 太郎（ID 0012）"]  # one line, two forms
     assert app.has_text("この大会での記録：2 件", scope=matches[0])
     app.click(matches[0])

@@ -27,7 +27,7 @@ from .log_parts import (
     tier_of,
 )
 
-PAGE = 50  # records shown at once; "show more" adds as many
+PAGE = 30  # records shown at once ("show more" adds as many): each row costs Flet ~1 ms to send
 PLAYER_MATCHES = 12
 _START = object()  # before the first row: no round shown yet
 

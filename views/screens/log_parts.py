@@ -17,6 +17,7 @@ from regulation.model import Tier
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
+from ..theme import TIER_COLORS
 from ..widgets import bilingual, penalty_chip, scrolling_column
 
 WARNING_COLOR = "#F9A825"  # amber: a repeat is something to weigh, not an error
@@ -126,48 +127,55 @@ def infraction_title(ctx: Context, infraction_id: str) -> str:
     return ctx.pick(infraction.title) if infraction else infraction_id
 
 
-def repeat_tag(ctx: Context, occurrence: int) -> ft.Control:
-    """同一違反2回目: on a row, beside the chip."""
+def tier_badge(ctx: Context, tier: Tier) -> ft.Control:
+    """The tier's colour and letter in a circle, at the start of a row (the row's text names
+    the tier too: colour is never the only signal)."""
+    colors = TIER_COLORS[tier.severity]
+    side = round(34 * ctx.sizes.scale)
     return ft.Container(
-        ft.Row(
-            [
-                ft.Icon(ft.Icons.WARNING_AMBER, size=ctx.sizes.body, color=WARNING_COLOR),
-                ft.Text(
-                    ctx.ui(S.REPEAT_TAG, count=occurrence),
-                    size=ctx.sizes.small,
-                    weight=ft.FontWeight.BOLD,
-                ),
-            ],
-            spacing=4,
-            tight=True,
+        ft.Text(
+            tier.letter, color=colors.foreground, weight=ft.FontWeight.BOLD, size=ctx.sizes.body
         ),
-        border=ft.Border.all(1, WARNING_COLOR),
-        border_radius=6,
-        padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+        bgcolor=colors.background,
+        width=side,
+        height=side,
+        border_radius=side / 2,
+        alignment=ft.Alignment.CENTER,
     )
 
 
 def record_row(
     ctx: Context, record: Record, occurrence: int, *, show_player: bool = True
 ) -> ft.ListTile:
-    """One record in a list: player, infraction, its tier's chip, where and when, and a
-    repeat tag from the second time the player has this infraction in the tournament."""
-    details: list[ft.Control] = [penalty_chip(ctx, tier_of(ctx, record.tier_id))]
-    where = place_label(ctx, record)
-    when = local_time(record.created_at)
-    details.append(ft.Text(f"{where} · {when}" if where else when, size=ctx.sizes.small))
+    """One record in a list: the tier's badge, the player, the infraction, the tier, where and
+    when, and from the second time the player has this infraction in the tournament, a repeat
+    mark. Few controls (a log shows many rows, and each control costs Flet time to send)."""
+    tier = tier_of(ctx, record.tier_id)
+    facts = [f"{tier.letter} {ctx.pick(tier.title)}", place_label(ctx, record)]
+    facts.append(local_time(record.created_at))
+    infraction = infraction_title(ctx, record.infraction_id)
+    details = " · ".join(fact for fact in facts if fact)
+    lines = f"{infraction}\n{details}" if show_player else details
+    size = ctx.sizes.small
     if occurrence > 1:
-        details.append(repeat_tag(ctx, occurrence))
-    title = player_label(ctx, record.player) if show_player else None
-    infraction = ft.Text(infraction_title(ctx, record.infraction_id), size=ctx.sizes.body)
-    lines: list[ft.Control] = []
-    if title:
-        lines.append(ft.Text(title, size=ctx.sizes.body, weight=ft.FontWeight.BOLD))
-    lines += [infraction, ft.Row(details, wrap=True, spacing=8, run_spacing=4)]
+        mark = ft.TextStyle(
+            weight=ft.FontWeight.BOLD, bgcolor=ft.Colors.with_opacity(0.3, WARNING_COLOR)
+        )
+        subtitle = ft.Text(
+            spans=[
+                ft.TextSpan(lines + "\n"),
+                ft.TextSpan(ctx.ui(S.REPEAT_TAG, count=occurrence), style=mark),
+            ],
+            size=size,
+        )
+    else:
+        subtitle = ft.Text(lines, size=size)
+    title = player_label(ctx, record.player) if show_player else infraction
     return ft.ListTile(
-        title=ft.Column(lines, spacing=4, tight=True),
+        leading=tier_badge(ctx, tier),
+        title=ft.Text(title, size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
+        subtitle=subtitle,
         selected=record.id == ctx.state.selected_id,
-        trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
         on_click=lambda _: ctx.actions.navigate(routes.LOG_RECORD.link(record.id)),
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
     )
