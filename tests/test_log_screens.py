@@ -826,3 +826,44 @@ def test_the_app_starts_without_importing_the_log() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "['records.paths']", out
+
+
+def test_both_languages_on_the_log_screens(apps, regulation: Regulation) -> None:
+    app = apps(prefs={"language": "both"})
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録 / Record this penalty"))
+    assert app.has_text("罰則を記録 / Record a penalty")
+    app.type(app.find(ft.TextField, label="プレイヤー名 / Player name"), "山田太郎")
+    app.click(app.find(ft.FilledButton, text="保存 / Save"))
+    # Both slip lines, as always; the headings in both languages.
+    assert app.has_text("1回戦 山田太郎 警告：故意ではなく、過剰にカードを引いた")
+    assert app.has_text("R1 山田太郎 Warning: Unintentionally drew extra cards")
+    assert app.has_text("マッチスリップに書く一行 / The line for the match slip")
+    app.route(routes.LOG.link())
+    assert app.has_text("罰則の記録 / Penalty log")
+    assert "B 警告 · 1回戦 / Round 1" in rows(app)[0]
+
+
+def test_a_long_log_shows_a_page_then_more(apps, disk) -> None:
+    store = disk()
+    event = store.current_event()
+    for number in range(35):
+        store.add_record(event.id, RecordInput(Player(f"選手{number:02d}"), DREW, round=1))
+    app = apps(route=routes.LOG.link())
+    shown = rows(app)
+    assert len(shown) == 30 and shown[0].startswith("選手34")  # newest first
+    app.click(app.find(ft.TextButton, text="さらに表示"))
+    shown = rows(app)
+    assert len(shown) == 35 and shown[-1].startswith("選手00")
+    assert not app.exists(ft.TextButton, text="さらに表示")
+    assert [t for t in app.texts() if t == "1回戦"] == ["1回戦"]  # one round, one heading
+
+
+def test_a_form_left_unsaved_starts_afresh_next_time(apps, disk) -> None:
+    app = apps()
+    open_form(app, DREW)
+    app.type(name_field(app), "山田太郎")
+    assert app.back()  # the judge changed their mind
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
+    assert name_field(app).value == ""
+    assert live(disk()) == ()
