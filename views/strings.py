@@ -186,7 +186,7 @@ EVENT_ROUNDS = N_("回戦と集合時間")
 EVENT_ROUNDS_HINT = N_(
     "集合時間を入れておくと、「今到着した」で遅れた分数と遅刻の違反がわかります。"
 )
-EVENT_ASSEMBLY = N_("集合時間（HH:MM）")
+EVENT_ASSEMBLY = N_("集合時間")
 EVENT_BAD_TIME = N_("時刻は HH:MM の形で入力してください（例 13:00）。")
 EVENT_ASSEMBLY_NOW = N_("{round}の集合時間を今にする")
 EVENT_ASSEMBLY_SET = N_("{round}の集合時間を保存しました")

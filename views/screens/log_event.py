@@ -146,9 +146,10 @@ def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.C
     label = round_label(ctx, entry.number)
     field = ft.TextField(
         label=ctx.ui(S.EVENT_ASSEMBLY),
+        hint_text="13:00",
         value=local_time(entry.assembly_at) if entry.assembly_at else "",
         text_size=ctx.sizes.body,
-        width=170,
+        width=round(120 * ctx.sizes.scale),
         dense=True,
     )
 
@@ -194,12 +195,15 @@ def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.C
     field.on_blur = typed
     return ft.Row(
         [
-            ft.Text(label, size=ctx.sizes.body, weight=ft.FontWeight.BOLD, width=90),
+            ft.Text(
+                label, size=ctx.sizes.body, weight=ft.FontWeight.BOLD, width=64 * ctx.sizes.scale
+            ),
             field,
             icon_button(ft.Icons.SCHEDULE, ctx.ui(S.EVENT_ASSEMBLY_NOW, round=label), now),
             icon_button(ft.Icons.DELETE_OUTLINE, ctx.ui(S.EVENT_REMOVE_ROUND, round=label), remove),
         ],
         wrap=True,
+        spacing=6,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
 

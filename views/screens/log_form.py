@@ -315,13 +315,17 @@ class RecordForm:
         infraction = self.infraction
         if self.tardiness_mode:
             choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
+            # A row per entry, the radio beside a title that wraps (a radio's own label does not)
+            # and the entry's tier under it; a tap anywhere on the row chooses it.
             group = ft.RadioGroup(
                 content=ft.Column(
                     [
-                        ft.Radio(
-                            value=choice.id,
-                            label=ctx.pick(choice.title),
-                            label_style=ft.TextStyle(size=ctx.sizes.body),
+                        ft.ListTile(
+                            leading=ft.Radio(value=choice.id),
+                            title=ft.Text(ctx.pick(choice.title), size=ctx.sizes.body),
+                            subtitle=ft.Row([penalty_chip(ctx, choice.penalty)]),
+                            on_click=lambda _, chosen=choice.id: self._choose_tardiness(chosen),
+                            content_padding=ft.Padding.symmetric(horizontal=0),
                         )
                         for choice in choices
                         if choice is not None
@@ -335,8 +339,6 @@ class RecordForm:
                 ft.Text(ctx.ui(S.TARDY_CHOOSE), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
                 group,
             ]
-            if infraction is not None:
-                controls.append(self._penalty_row(infraction))
             if "infraction" in self.draft.errors:
                 controls.append(
                     ft.Text(self.draft.errors["infraction"], color=ERROR_COLOR, size=ctx.sizes.body)
@@ -551,7 +553,10 @@ class RecordForm:
         self._refresh()
 
     def _on_tardiness_choice(self, e: ft.Event[ft.RadioGroup]) -> None:
-        self.draft.infraction_id = e.control.value or None
+        self._choose_tardiness(e.control.value or None)
+
+    def _choose_tardiness(self, infraction_id: str | None) -> None:
+        self.draft.infraction_id = infraction_id
         self.draft.errors.pop("infraction", None)
         self._refresh()
 
