@@ -95,7 +95,7 @@ def _infraction_parents(ctx: Context, route: Route) -> list[str]:
 
 def _later(module: str, builder: str) -> Builder:
     """A builder in a module imported on first use: the penalty log's screens import records/,
-    which costs ~40 ms that the first view must not pay (views/logbook.py warms it up)."""
+    which costs tens of milliseconds the first view must not pay (views/logbook.py warms it up)."""
 
     def build_screen(ctx: Context, route: Route) -> Screen | None:
         build: Builder = getattr(importlib.import_module(f"{__name__}.{module}"), builder)
