@@ -69,7 +69,7 @@ def recovery_banner(ctx: Context) -> ft.Control | None:
             [
                 ft.Icon(ft.Icons.REPORT, color=ERROR_COLOR),
                 ft.Text(
-                    ctx.ui(S.LOG_RECOVERED, fault=recovery.fault, kept=recovery.moved_to.name),
+                    ctx.ui(S.LOG_RECOVERED, fault=recovery.fault, kept=str(recovery.moved_to)),
                     size=ctx.sizes.body,
                     expand=True,
                 ),
