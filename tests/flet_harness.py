@@ -14,7 +14,8 @@ fake client on the other side plays the Flutter client's part of the protocol:
   can outlive the app, so a test can "restart" it), ``Page.push_route`` (which, like
   the client, changes the route and fires ``route_change``), ``Page.get_device_info``
   (which carries the device locales), ``View.confirm_pop``, ``Clipboard``; anything
-  else gets ``None``;
+  else gets ``None``; a tapped control's client actions (``action=ft.CopyToClipboard(…)``)
+  run on the client side first, through the same handlers;
 * every message in both directions goes through msgpack with flet's own encoder and
   decoder, so values the real transport cannot carry fail here too.
 
@@ -1199,12 +1200,33 @@ class FakeApp:
                 return lambda: self._set_and_fire(group, "value", c.value, "change")
         if isinstance(c, ft.Chip) and c.on_click is None and c.on_select is not None:
             return lambda: self._set_and_fire(c, "selected", not c.selected, "select")
-        if getattr(c, "on_click", None) is not None:
-            return lambda: self._fire(c, "click")
+        if getattr(c, "on_click", None) is not None or getattr(c, "action", None) is not None:
+
+            def tap() -> None:
+                self._perform_actions(c)
+                self._fire(c, "click")
+
+            return tap
         if getattr(c, "on_tap", None) is not None:
             tap = {"k": "touch", "l": {"x": 0.0, "y": 0.0}, "g": {"x": 0.0, "y": 0.0}}
             return lambda: self._fire(c, "tap", tap if isinstance(c, ft.GestureDetector) else None)
         return None
+
+    def _perform_actions(self, c: BaseControl) -> None:
+        """A control's client actions (ft.CopyToClipboard, ft.PickFiles, …): like the Flutter
+        client, run here on the client side, in the tap, before the click event is sent; each
+        is its service's method, answered by the same handlers as an INVOKE_METHOD call."""
+        actions = getattr(c, "action", None)
+        for action in actions if isinstance(actions, list) else [actions] if actions else []:
+            control_type = self._client_controls.get(action.service_id)
+            if control_type is None:
+                raise HarnessError(f"{action} targets a service the client never received")
+            self.invocations.append(
+                Invocation(control_type, action.service_id, action.method, dict(action.args))
+            )
+            handler = self.method_handlers.get((control_type, action.method))
+            if handler is not None:
+                handler(self, action.service_id, dict(action.args))
 
     def _toggle(self, c: BaseControl) -> None:
         self._set_and_fire(c, "value", not bool(c.value), "change")

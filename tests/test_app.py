@@ -339,11 +339,16 @@ def test_every_interactive_control_has_a_label(apps) -> None:
         routes.INFRACTION.link("bribery"),
         routes.SEARCH.link(),
         routes.SETTINGS.link(),
+        routes.LOG.link(),
+        routes.LOG_NEW.link(infraction="bribery"),
+        routes.LOG_EVENT.link(),
+        routes.LOG_EXCHANGE.link(),
     ):
         app = apps(route=route)
         for button in app.find_all(ft.IconButton):
             assert button.tooltip, f"unlabeled icon button on {route}"
-        for button in app.find_all((ft.TextButton, ft.FilledButton)):
+        buttons = (ft.TextButton, ft.FilledButton, ft.FilledTonalButton, ft.OutlinedButton)
+        for button in app.find_all(buttons):
             assert button.tooltip or app.texts(button), f"unlabeled button on {route}"
 
 

@@ -420,6 +420,29 @@ def test_disabled_and_unsent_controls_cannot_be_clicked(start_app):
         app.click(type=ft.Button, text="Unsent")
 
 
+def test_a_client_action_runs_in_the_client_before_the_click(start_app):
+    """ft.CopyToClipboard on a button: the client copies inside the tap, then sends the
+    click; the app learns nothing of the copy but what its handler is told."""
+
+    def main(page: ft.Page):
+        seen = ft.Text("", key="seen")
+
+        async def clicked():
+            seen.value = await ft.Clipboard().get() or ""
+            seen.update()
+
+        page.add(
+            seen, ft.Button("Copy", action=ft.CopyToClipboard("R1 T2 Warning"), on_click=clicked)
+        )
+
+    app = start_app(main)
+    app.click(type=ft.Button, text="Copy")
+    assert app.clipboard == "R1 T2 Warning"
+    assert app.find(key="seen").value == "R1 T2 Warning"  # copied before the click arrived
+    names = [(i.control_type, i.name) for i in app.invocations]
+    assert names.index(("Clipboard", "set")) < names.index(("Clipboard", "get"))
+
+
 # ------------------------------------------------------------------ preferences
 
 

@@ -24,6 +24,7 @@ from . import routes
 from . import strings as S
 from .context import Actions, Context, Screen
 from .layout import page_view
+from .logbook import Logbook
 from .routes import History, Route
 from .screens import SCREEN_TABLE, ScreenTable
 from .screens.settings import not_found_screen
@@ -71,6 +72,7 @@ class Shell:
         self.table = table
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
+        self.logbook = Logbook(regulation)  # opened off the start-up path (_warm_up)
         # A strong reference: the page drops services nothing else refers to.
         self.prefs = ft.SharedPreferences()
         self.state = AppState()
@@ -102,7 +104,11 @@ class Shell:
         page.on_connect = self._on_connect
         self.show(page.route)
         # Ready before the judge can type: the first view is already on its way.
-        threading.Thread(target=self.search_index, daemon=True).start()
+        threading.Thread(target=self._warm_up, daemon=True).start()
+
+    def _warm_up(self) -> None:
+        self.search_index()
+        self.logbook.warm()
 
     async def _ask_client(self) -> tuple[dict[str, object], list[str]]:
         """The stored settings and the device's languages, asked at once. A client that does
@@ -185,9 +191,21 @@ class Shell:
             toggle_bookmark=self.toggle_bookmark,
             change_settings=self.change_settings,
             clear_recent=self.clear_recent,
+            replace=self.replace,
+            log_changed=self.log_changed,
+            refresh=self.render,
+            notify=self.notify,
+            show_dialog=self.page.show_dialog,
+            close_dialog=self.close_dialog,
         )
         return Context(
-            self.regulation, self.finder, self.search_index, self.catalog, self.state, actions
+            self.regulation,
+            self.finder,
+            self.search_index,
+            self.catalog,
+            self.state,
+            actions,
+            self.logbook,
         )
 
     def search_index(self) -> SearchIndex:
@@ -201,6 +219,26 @@ class Shell:
 
     def navigate(self, route: str) -> None:
         self.page.navigate(route)
+
+    def replace(self, route: str) -> None:
+        """Shows `route` in place of the current screen: a saved form gives way to its record,
+        and back then skips the form."""
+        if len(self.history) > 1:
+            self.history.stack.pop()
+        self.page.navigate(route)
+
+    def log_changed(self) -> None:
+        """Records changed: every view is rebuilt at its next render (the top one at once,
+        those below it right after), so going back never shows a record as it was."""
+        self._version += 1
+
+    def notify(self, message: str) -> None:
+        self.page.show_dialog(
+            ft.SnackBar(ft.Text(message, size=self.context.sizes.body), show_close_icon=True)
+        )
+
+    def close_dialog(self) -> None:
+        self.page.pop_dialog()
 
     def toggle_bookmark(self, entry_id: str) -> None:
         self.state.toggle_bookmark(entry_id)
@@ -291,6 +329,7 @@ class Shell:
         self.page.title = self.context.ui(S.APP_TITLE)
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         stack = self.history.stack
+        self.logbook.keep_drafts({route.path for route in stack})
         views = []
         for depth, route in enumerate(stack):
             cached = self._views.get(route.path)

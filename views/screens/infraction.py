@@ -43,6 +43,12 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
             ],
             wrap=True,
         ),
+        # The penalty log's form, the infraction and its tier filled in (views/screens/log_form.py).
+        ft.FilledTonalButton(
+            content=ft.Text(ctx.ui(S.RECORD_THIS), size=ctx.sizes.body),
+            icon=ft.Icons.EDIT_NOTE,
+            on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link(infraction=infraction.id)),
+        ),
     ]
     # Each heading says what the paragraphs under it are (assets/rules_ja.yaml sorts them);
     # the source's examples need none: they begin with their own 一例.
