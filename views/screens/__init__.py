@@ -140,7 +140,7 @@ SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(
         routes.FINDER_STEP,
         FINDER,
-        lambda ctx, route: _finder_step(ctx, route),
+        _finder_step,
         lists=True,
         parents=_finder_parents,
     ),
