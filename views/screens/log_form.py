@@ -346,7 +346,11 @@ class RecordForm:
             return controls
         assert infraction is not None  # a form without one is a tardiness form
         return [
-            ft.Text(ctx.shown(infraction.title), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+            ft.Text(
+                ctx.shown(ctx.regulation.standalone_title(infraction)),
+                size=ctx.sizes.title,
+                weight=ft.FontWeight.BOLD,
+            ),
             self._penalty_row(infraction),
         ]
 

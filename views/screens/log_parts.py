@@ -124,7 +124,7 @@ def tier_of(ctx: Context, tier_id: str) -> Tier:
 
 def infraction_title(ctx: Context, infraction_id: str) -> str:
     infraction = ctx.regulation.infraction(infraction_id)
-    return ctx.pick(infraction.title) if infraction else infraction_id
+    return ctx.pick(ctx.regulation.standalone_title(infraction)) if infraction else infraction_id
 
 
 def tier_badge(ctx: Context, tier: Tier) -> ft.Control:

@@ -56,7 +56,9 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     if infraction is not None:
         controls.append(
             ft.TextButton(
-                content=ft.Text(ctx.shown(infraction.title), size=ctx.sizes.heading),
+                content=ft.Text(
+                    ctx.shown(ctx.regulation.standalone_title(infraction)), size=ctx.sizes.heading
+                ),
                 icon=ft.Icons.MENU_BOOK,
                 tooltip=ctx.ui(S.RECORD_OPEN_INFRACTION),
                 on_click=lambda _: ctx.actions.navigate(routes.INFRACTION.link(infraction.id)),
