@@ -372,3 +372,19 @@ def test_a_window_opens_where_there_is_a_display_and_a_client(tmp_path, monkeypa
     assert server.no_window_reason() == "no display"
     monkeypatch.setenv("FLET_PLATFORM", "android")  # a packaged app: Flet's host runs it
     assert server.no_window_reason() is None
+
+
+def test_the_server_stops_within_seconds_whatever_its_sessions(tmp_path: Path) -> None:
+    """Ctrl+C (SIGTERM here) ends the server at once even after a WebSocket that closed before
+    it registered: Flet's handler of such a socket never returns, and the server used to wait
+    for it for ever."""
+    app = AppServer(ROOT, tmp_path / "server.log").start()
+    try:
+        assert open_session(app, f"http://127.0.0.1:{app.port}") == "accepted"
+        assert app.process is not None
+        started = time.monotonic()
+        os.killpg(app.process.pid, signal.SIGTERM)
+        app.process.wait(timeout=server.SHUTDOWN_TIMEOUT_S + 5)
+        assert time.monotonic() - started < server.SHUTDOWN_TIMEOUT_S + 5
+    finally:
+        app.stop()

@@ -30,6 +30,7 @@ from regulation.paths import ASSETS_DIR
 
 HOST = "127.0.0.1"
 SESSION_TIMEOUT_S = 5 * 60
+SHUTDOWN_TIMEOUT_S = 2  # Ctrl+C or SIGTERM: open connections get this long to close
 NOT_SERVED = frozenset(
     {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"}
 )
@@ -211,7 +212,14 @@ def serve(app: ASGIApp, listener: socket.socket) -> None:
     """Serves until Ctrl+C (or SIGTERM), as Flet's own web mode does."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    # A bounded shutdown: Flet's handler of a WebSocket that closes before it registers waits
+    # for ever, and uvicorn would wait for it on Ctrl+C.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws="websockets-sansio",
+        timeout_graceful_shutdown=SHUTDOWN_TIMEOUT_S,
+    )
     uvicorn.Server(config).run(sockets=[listener])
 
 
