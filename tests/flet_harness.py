@@ -554,9 +554,12 @@ class FakeApp:
 
     def reload(self, width: float | None = None, height: float | None = None) -> None:
         """The browser tab reloads (perhaps at a new size: a window widened, a tablet turned).
-        The web client comes back with its session id; Flet re-attaches the live session
-        with the size the client reports now, without running ``main`` again, and fires
-        ``connect`` (FletApp.__on_message, REGISTER_CLIENT with a known session id)."""
+
+        As flet_web's FletApp handles a REGISTER_CLIENT with a known session id: the live
+        session takes the page the client reports now, is sent back whole (the reloaded
+        client knows nothing else), and is re-attached, firing ``connect``; ``main`` does
+        not run again.
+        """
         self.width = self.width if width is None else width
         self.height = self.height if height is None else height
 
@@ -569,7 +572,18 @@ class FakeApp:
                 {"session_id": session.id, "page_name": "", "page": self._client_page()},
             )
             session.apply_page_patch(RegisterClientRequestBody(**body).page)
-            await session.connect(_FakeConnection(self))
+            self._client_controls.clear()
+            self._popped_routes.clear()
+            conn = _FakeConnection(self)
+            conn.send_message(
+                Message(
+                    MessageAction.REGISTER_CLIENT,
+                    RegisterClientResponseBody(
+                        session_id=session.id, page_patch=session.page, error=""
+                    ),
+                )
+            )
+            await session.connect(conn)
             await self._settle()
 
         self._run(act())

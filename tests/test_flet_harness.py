@@ -704,9 +704,21 @@ def test_a_reloaded_tab_reattaches_to_the_live_session(start_app) -> None:
     assert app.session is session
     assert events == [("main", 390), ("disconnect", 390), ("connect", 1280)]
     assert (app.page.width, app.page.height) == (1280, 800)
-    app.click(app.find(ft.Button))
+    app.click(app.find(ft.Button))  # the reloaded client knows the page it was sent
     assert events[-1] == ("click", None)
     assert app.crashes == []
+
+
+def test_a_reloaded_tab_starts_afresh_from_the_page_it_is_sent(start_app) -> None:
+    def main(page: ft.Page) -> None:
+        page.views.append(ft.View(route="/b", controls=[ft.Text("B")]))
+        page.update()
+
+    app = start_app(main, web=True)
+    assert app.back() is True  # hidden by the client, still in page.views
+    assert app.top_view.route == "/"
+    app.reload()
+    assert app.top_view.route == "/b" and app.texts() == ["B"]
 
 
 # ------------------------------------------------------------------ errors
