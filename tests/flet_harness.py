@@ -572,7 +572,6 @@ class FakeApp:
                 {"session_id": session.id, "page_name": "", "page": self._client_page()},
             )
             session.apply_page_patch(RegisterClientRequestBody(**body).page)
-            self._client_controls.clear()
             self._popped_routes.clear()
             conn = _FakeConnection(self)
             conn.send_message(
@@ -745,21 +744,19 @@ class FakeApp:
     ) -> None:
         control_id, name = body["control_id"], body["name"]
         args = body.get("args") or {}
+        # A control the client never received is also one the session does not hold: the
+        # session refuses any answer for it (see _send), so the type is always known here.
         control_type = self._client_controls.get(control_id)
         self.invocations.append(Invocation(control_type, control_id, name, args))
         result, error = None, None
-        if control_type is None:
-            # Same wording as the Flutter client.
-            error = f"Calling {name} method of inexistent control: {control_id}"
-        else:
-            handler = (handlers or self.method_handlers).get((control_type, name))
-            try:
-                result = handler(self, control_id, args) if handler else None
-            except Exception as e:
-                error = str(e)
-            if result is HOLD:
-                self.held.append(body)
-                return
+        handler = (handlers or self.method_handlers).get((control_type or "", name))
+        try:
+            result = handler(self, control_id, args) if handler else None
+        except Exception as e:
+            error = str(e)
+        if result is HOLD:
+            self.held.append(body)
+            return
         self._send(
             MessageAction.INVOKE_METHOD,
             {

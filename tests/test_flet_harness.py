@@ -19,6 +19,7 @@ from typing import Any
 
 import flet as ft
 import pytest
+from flet.messaging.protocol import MessageAction
 
 try:
     from flet_harness import HOLD, FakeApp, HarnessError
@@ -422,6 +423,29 @@ def test_typing_and_enter(start_app) -> None:
     assert submitted == ["query"]
     assert form.find(ft.TextField, label="Silent").value == "kept"
     assert form.crashes == []
+
+
+def test_events_go_only_to_controls_that_handle_them(start_app) -> None:
+    """The client sends a control's event only when it has a handler; flet runs its
+    after-event work (an automatic page update among it) for every event it receives."""
+    note = ft.Text("before")
+
+    def main(page: ft.Page) -> None:
+        page.add(note, ft.TextField(label="Silent"), ft.TextField(label="Heard", on_change=noop))
+        note.value = "changed, not yet sent"  # no update(): only an event's auto-update sends it
+
+    def noop() -> None:
+        pass
+
+    def patches(app: FakeApp) -> int:
+        return sum(action == MessageAction.PATCH_CONTROL for action, _ in app.messages)
+
+    app = start_app(main)
+    sent = patches(app)
+    app.type(app.find(ft.TextField, label="Silent"), "x")
+    assert patches(app) == sent and app.find(ft.TextField, label="Silent").value == "x"
+    app.type(app.find(ft.TextField, label="Heard"), "y")
+    assert patches(app) == sent + 1
 
 
 def test_dropdown_radio_and_chips(start_app) -> None:
