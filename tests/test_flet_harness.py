@@ -13,6 +13,7 @@ import gc
 import importlib.util
 import re
 import typing
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -523,6 +524,7 @@ def test_what_a_user_cannot_tap_is_refused(start_app) -> None:
             ft.Text("Plain"),
         )
         page.controls.append(ft.Button("Unsent", on_click=lambda: None))  # no update()
+        page.controls.append(ft.TextField(label="Unsent field"))
 
     app = start_app(main)
     with pytest.raises(HarnessError, match="disabled"):
@@ -530,9 +532,11 @@ def test_what_a_user_cannot_tap_is_refused(start_app) -> None:
     with pytest.raises(HarnessError, match="disabled"):
         app.click(app.find(ft.Button, text="In off"))
     with pytest.raises(HarnessError, match="disabled"):
-        app.type(app.find(ft.TextField), "x")
+        app.type(app.find(ft.TextField, label="Locked"), "x")
     with pytest.raises(HarnessError, match="never sent"):
         app.click(app.find(ft.Button, text="Unsent"))
+    with pytest.raises(HarnessError, match="never sent"):
+        app.type(app.find(ft.TextField, label="Unsent field"), "x")
     with pytest.raises(HarnessError, match="nothing handles a tap"):
         app.click(app.find(text="Plain"))
 
@@ -576,6 +580,13 @@ def test_settle_gives_up_on_an_app_that_never_becomes_idle(start_app) -> None:
     app = start_app(main)
     with pytest.raises(HarnessError, match="did not become idle"):
         app.click(app.find(ft.Button))
+
+    async def busy_main(page: ft.Page) -> None:
+        while True:
+            await asyncio.sleep(0)
+
+    with pytest.raises(HarnessError, match="did not become idle"):
+        FakeApp.start(busy_main)  # and the app is stopped, its loop closed
 
 
 def test_a_stopped_app_cannot_be_driven(start_app) -> None:
@@ -782,11 +793,15 @@ def test_fire_and_forget_failures_and_unawaited_coroutines_are_reported(start_ap
             pass
 
         page.add(
+            ft.Button("Warn", on_click=lambda: warnings.warn("kept", UserWarning, stacklevel=1)),
             ft.Button("Task", on_click=lambda: asyncio.create_task(fail())),
             ft.Button("Lambda", on_click=lambda: later()),  # coroutine never awaited
         )
 
     app = start_app(main)
+    with pytest.warns(UserWarning, match="kept"):  # other warnings reach pytest as usual
+        app.click(app.find(ft.Button, text="Warn"))
+    assert app.crashes == []
     app.click(app.find(ft.Button, text="Task"))
     assert any("task failure" in c for c in app.crashes), app.crashes
     app.crashes.clear()
