@@ -45,7 +45,8 @@ guard below refuses any flet but ``FLET_VERSION``):
   ``handle_invoke_method_results`` (raises RuntimeError for a control it no longer holds),
   ``disconnect``, ``connect``, ``close``: what flet's servers call for each client message.
 * ``flet.messaging.connection.Connection`` (subclassed: ``send_message``, ``loop``,
-  ``pubsubhub``) and ``flet.pubsub.pubsub_hub.PubSubHub`` (a Session needs its connection's hub).
+  ``pubsubhub``, ``page_url``, from which ``page.url`` and route_change's query string come) and
+  ``flet.pubsub.pubsub_hub.PubSubHub`` (a Session needs its connection's hub).
 * ``flet.messaging.protocol``: ``Message``, ``MessageAction``, ``RegisterClientRequestBody``,
   ``RegisterClientResponseBody``, ``ControlEventBody``, ``UpdateControlPropsBody``,
   ``InvokeMethodResponseBody``, ``configure_encode_object_for_msgpack``,
