@@ -27,3 +27,28 @@ from regulation.model import Regulation  # noqa: E402
 @pytest.fixture(scope="session")
 def regulation() -> Regulation:
     return load_regulation()
+
+
+@pytest.fixture
+def apps():
+    """Starts the real app over the fake client (tests/flet_harness.py), as many times as a
+    test asks: `apps(route=…, prefs=…, width=…, locale=…, handlers=…)` (a phone in Japanese by
+    default). Every app is stopped after the test, which fails if any of them crashed."""
+    try:
+        from flet_harness import FakeApp
+    except ImportError:  # tests/ as a package
+        from tests.flet_harness import FakeApp
+    from views.app import main
+
+    started: list[FakeApp] = []
+
+    def start(**options) -> FakeApp:
+        options = {"locale": "ja-JP", "prefs": {}, "width": 390, "height": 844, **options}
+        app = FakeApp.start(main, **options)
+        started.append(app)
+        return app
+
+    yield start
+    for app in started:
+        assert app.crashes == [], app.crashes
+        app.stop()

@@ -14,7 +14,7 @@ import pytest
 
 from regulation.model import Regulation
 from views import routes
-from views.app import CLIENT_TIMEOUT, main
+from views.app import CLIENT_TIMEOUT
 
 try:
     from flet_harness import HOLD, FakeApp
@@ -37,22 +37,6 @@ def hold(*_args: object) -> object:
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def apps():
-    started: list[FakeApp] = []
-
-    def start(**options) -> FakeApp:
-        options = {"locale": "ja-JP", "prefs": {}, **PHONE, **options}
-        app = FakeApp.start(main, **options)
-        started.append(app)
-        return app
-
-    yield start
-    for app in started:
-        assert app.crashes == [], app.crashes
-        app.stop()
 
 
 def title_of(app: FakeApp) -> str:

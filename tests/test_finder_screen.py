@@ -9,7 +9,6 @@ import pytest
 from regulation.finder import Finder, load_finder
 from regulation.model import Infraction, Regulation, entry_title
 from views import routes
-from views.app import main
 
 try:
     from flet_harness import FakeApp
@@ -23,21 +22,6 @@ DESKTOP = {"width": 1280, "height": 800}
 @pytest.fixture(scope="module")
 def finder(regulation: Regulation) -> Finder:
     return load_finder(regulation)
-
-
-@pytest.fixture
-def apps():
-    started: list[FakeApp] = []
-
-    def start(**options) -> FakeApp:
-        app = FakeApp.start(main, **{"locale": "ja-JP", "prefs": {}, **PHONE, **options})
-        started.append(app)
-        return app
-
-    yield start
-    for app in started:
-        assert app.crashes == [], app.crashes
-        app.stop()
 
 
 def answer(app: FakeApp, label: str) -> None:

@@ -27,7 +27,6 @@ from records.slip import slip_line
 from records.store import LogStore, now_local
 from regulation.model import Regulation
 from views import routes
-from views.app import main
 from views.screens.log_event import parse_time
 from views.screens.log_exchange import file_name
 from views.screens.log_parts import current_round
@@ -44,26 +43,15 @@ DREW = "drew-extra-cards"  # B Warning
 SLOW = "unintentional-slow-play"
 
 
+# Each test's apps keep their log in a folder of the test's own.
+pytestmark = pytest.mark.usefixtures("data_dir")
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
     return folder
-
-
-@pytest.fixture
-def apps(data_dir: Path):
-    started: list[FakeApp] = []
-
-    def start(**options) -> FakeApp:
-        app = FakeApp.start(main, **{"locale": "ja-JP", "prefs": {}, **PHONE, **options})
-        started.append(app)
-        return app
-
-    yield start
-    for app in started:
-        assert app.crashes == [], app.crashes
-        app.stop()
 
 
 @pytest.fixture

@@ -26,16 +26,20 @@ def tier_label(ctx: Context, tier: Tier) -> str:
     return f"{tier.letter} {ctx.shown(tier.title)}"
 
 
+def tier_text(ctx: Context, tier: Tier) -> ft.Text:
+    """A tier's letter and name in its chip colour's text colour."""
+    return ft.Text(
+        tier_label(ctx, tier),
+        color=TIER_COLORS[tier.severity].foreground,
+        size=ctx.sizes.small,
+        weight=ft.FontWeight.BOLD,
+    )
+
+
 def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Control:
     """The tier's colour, letter and name; a button to the tier page where `clickable`."""
     colors = TIER_COLORS[tier.severity]
-    label = ft.Text(
-        tier_label(ctx, tier),
-        color=colors.foreground,
-        size=ctx.sizes.small,
-        weight=ft.FontWeight.BOLD,
-        no_wrap=False,
-    )
+    label = tier_text(ctx, tier)
     if clickable:
         return ft.FilledButton(
             content=label,

@@ -24,7 +24,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY, TIER_COLORS
-from ..widgets import penalty_chip, penalty_label, scrolling_column, tier_label
+from ..widgets import penalty_chip, penalty_label, scrolling_column, tier_text
 from .log_parts import (
     ERROR_COLOR,
     current_round,
@@ -463,12 +463,7 @@ class RecordForm:
             selected = tier.id == chosen
             chips.append(
                 ft.Chip(
-                    label=ft.Text(
-                        tier_label(ctx, tier),
-                        color=colors.foreground,
-                        size=ctx.sizes.small,
-                        weight=ft.FontWeight.BOLD,
-                    ),
+                    label=tier_text(ctx, tier),
                     selected=selected,
                     bgcolor=colors.background,
                     selected_color=colors.background,
