@@ -524,3 +524,10 @@ def test_why_it_matched_follows_the_language(apps) -> None:
     shown = " ".join(app.texts(app.find_all(ft.ListTile)[0]))
     assert "Intentional" in shown and "Matched:" in shown
     assert not JAPANESE.search(shown.replace("日本語", ""))
+
+
+def test_sessions_share_the_data_loaded_once(apps) -> None:
+    """Each tab of the web mode is a session: none of them loads the data again."""
+    first, second = apps(), apps(prefs={"language": "en"})
+    assert first.page.data.regulation is second.page.data.regulation
+    assert first.page.data.finder is second.page.data.finder

@@ -8,15 +8,16 @@ pushed on top of it. The page around a screen (bars, rail, list pane) is views/l
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections.abc import Coroutine
 from typing import Any
 
 import flet as ft
 
-from regulation.catalog import Catalog, load_catalog
+from regulation.catalog import Catalog
 from regulation.finder import Finder, load_finder
-from regulation.loader import load_regulation
+from regulation.loader import english_catalog, load_regulation
 from regulation.model import Regulation
 from regulation.search import SearchIndex
 
@@ -384,11 +385,20 @@ class Shell:
         )
 
 
-async def main(page: ft.Page) -> None:
-    """The Flet entry point: data first (fast, validated), then the shell."""
-    catalog = load_catalog()
+@functools.cache
+def app_data() -> tuple[Regulation, Finder, Catalog]:
+    """The data every session shows, loaded and checked once per process: it never changes
+    while the app runs. main.py asks for it before anything is served or a window opens (a
+    fault is then one line, and no session starts on broken data); every session, each tab of
+    the web mode, then shares it. Raises RegulationError (or OSError)."""
+    catalog = english_catalog()
     regulation = load_regulation(catalog=catalog)
-    shell = Shell(page, regulation, load_finder(regulation, catalog), catalog)
+    return regulation, load_finder(regulation, catalog), catalog
+
+
+async def main(page: ft.Page) -> None:
+    """The Flet entry point: the data (once per process), then the shell."""
+    shell = Shell(page, *app_data())
     page.data = shell  # keeps the shell (and its preferences service) alive with the page
     await shell.start()
 
