@@ -167,9 +167,15 @@ def main(argv: list[str] | None = None) -> int:
             reason = exc.strerror or str(exc)
             sys.stderr.write(f"error: cannot write the output: {reason}\n")
             return 1
-    if load_data(with_finder=True) is None:  # a data fault is one line, before serving
-        return 1
+    from regulation.loader import RegulationError
+    from views.app import app_data
     from views.server import run_app
+
+    try:  # a data fault is one line, before anything is served or shown
+        app_data()
+    except (RegulationError, OSError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
 
     return run_app(web=args.web, port=args.port)
 

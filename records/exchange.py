@@ -125,6 +125,7 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
         if record.deleted:
             continue
         infraction = regulation.infraction(record.infraction_id)
+        standalone = regulation.standalone_title(infraction) if infraction else None
         tier = regulation.tier(record.tier_id)
         writer.writerow(
             (
@@ -137,8 +138,8 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 _cell(record.player.name),
                 _cell(record.player.player_id),
                 record.infraction_id,
-                infraction.title.ja if infraction else "",
-                infraction.title.en if infraction else "",
+                standalone.ja if standalone else "",
+                standalone.en if standalone else "",
                 record.tier_id,
                 tier.title.ja if tier else "",
                 tier.title.en if tier else "",

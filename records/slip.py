@@ -33,7 +33,9 @@ def slip_line(record: Record, regulation: Regulation, lang: str, occurrence: int
     `RepeatCheck.occurrence` (2 for the first repeat); 1 adds no mark."""
     infraction = regulation.infraction(record.infraction_id)
     tier = regulation.tier(record.tier_id)
-    infraction_title = infraction.title[lang] if infraction else record.infraction_id
+    infraction_title = (
+        regulation.standalone_title(infraction)[lang] if infraction else record.infraction_id
+    )
     tier_title = tier.title[lang] if tier else record.tier_id
     name = _one_line(record.player.name)
     player_id = _one_line(record.player.player_id) if record.player.player_id else None

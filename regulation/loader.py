@@ -196,6 +196,9 @@ class _Builder:
                 title=self.text(self.field(node, "title", where)),
                 category_id=category_of_section[entry_id],
                 heading_in_source=self.field(node, "heading_in_source", where, bool),
+                titles_need_section=bool(
+                    self.field(node, "titles_need_section", where, bool, required=False)
+                ),
                 aliases=self.aliases(node, where),
             )
 

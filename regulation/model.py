@@ -89,6 +89,9 @@ class Section:
     title: Text
     category_id: str
     heading_in_source: bool
+    # The section's infractions are titled by their case alone (規則性がない場合): where a title
+    # stands without its section (a log row, a match slip), the section's title goes first.
+    titles_need_section: bool = False
     aliases: Aliases = field(default_factory=Aliases)
 
 
@@ -193,6 +196,17 @@ class Regulation:
         found = self._by_id.get(entry_id)
         return found if isinstance(found, Tier | Principle | Infraction) else None
 
+    def standalone_title(self, infraction: Infraction) -> Text:
+        """The title where it stands alone: with its section's title when the title is only
+        the case of that section ("Marked cards: when there is no pattern")."""
+        section = self.section(infraction.section_id)
+        if section is None or not section.titles_need_section:
+            return infraction.title
+        return Text(
+            f"{section.title.ja}：{infraction.title.ja}",
+            f"{section.title.en}: {_lower_first(infraction.title.en)}",
+        )
+
     def penalty_line(self, infraction: Infraction, lang: str) -> str:
         """The source's 罰則：… line, in `lang`."""
         return f"{self.document.penalty_label[lang]}{infraction.penalty.title[lang]}"
@@ -222,3 +236,7 @@ class Regulation:
         category = self.category(section.category_id)
         assert category is not None, section.category_id  # the loader checked every section
         return category
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

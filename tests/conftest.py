@@ -10,8 +10,11 @@ first failure: most mutants are then decided in a second, not after the whole se
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +23,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# Tests never touch the user's penalty log: every app a test starts opens the log
+# (views/logbook.py) in this folder, unless the test gives it one of its own.
+os.environ["PENALTY_GUIDE_DATA_DIR"] = tempfile.mkdtemp(prefix="penalty-guide-data-")
+atexit.register(shutil.rmtree, os.environ["PENALTY_GUIDE_DATA_DIR"], ignore_errors=True)
 
 from regulation import normalize  # noqa: E402
 from regulation.finder import Finder, load_finder  # noqa: E402
@@ -83,3 +91,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     module = mutant.split(".")[1]
     own = _TESTS_OF_MODULE.get(module, f"test_{module}.py")
     items.sort(key=lambda item: item.path.name != own)
+
+
+@pytest.fixture
+def apps():
+    """Starts the real app over the fake client (tests/flet_harness.py), as many times as a
+    test asks: `apps(route=…, prefs=…, width=…, locale=…, handlers=…)` (a phone in Japanese by
+    default). Every app is stopped after the test, which fails if any of them crashed."""
+    try:
+        from flet_harness import FakeApp
+    except ImportError:  # tests/ as a package
+        from tests.flet_harness import FakeApp
+    from views.app import main
+
+    started: list[FakeApp] = []
+
+    def start(**options) -> FakeApp:
+        options = {"locale": "ja-JP", "prefs": {}, "width": 390, "height": 844, **options}
+        app = FakeApp.start(main, **options)
+        started.append(app)
+        return app
+
+    yield start
+    for app in started:
+        assert app.crashes == [], app.crashes
+        app.stop()

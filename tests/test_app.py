@@ -14,7 +14,7 @@ import pytest
 
 from regulation.model import Regulation
 from views import routes
-from views.app import CLIENT_TIMEOUT, main
+from views.app import CLIENT_TIMEOUT
 
 try:
     from flet_harness import HOLD, FakeApp
@@ -37,22 +37,6 @@ def hold(*_args: object) -> object:
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def apps():
-    started: list[FakeApp] = []
-
-    def start(**options) -> FakeApp:
-        options = {"locale": "ja-JP", "prefs": {}, **PHONE, **options}
-        app = FakeApp.start(main, **options)
-        started.append(app)
-        return app
-
-    yield start
-    for app in started:
-        assert app.crashes == [], app.crashes
-        app.stop()
 
 
 def title_of(app: FakeApp) -> str:
@@ -357,11 +341,16 @@ def test_every_interactive_control_has_a_label(apps) -> None:
         routes.INFRACTION.link("bribery"),
         routes.SEARCH.link(),
         routes.SETTINGS.link(),
+        routes.LOG.link(),
+        routes.LOG_NEW.link(infraction="bribery"),
+        routes.LOG_EVENT.link(),
+        routes.LOG_EXCHANGE.link(),
     ):
         app = apps(route=route)
         for button in app.find_all(ft.IconButton):
             assert button.tooltip, f"unlabeled icon button on {route}"
-        for button in app.find_all((ft.TextButton, ft.FilledButton)):
+        buttons = (ft.TextButton, ft.FilledButton, ft.FilledTonalButton, ft.OutlinedButton)
+        for button in app.find_all(buttons):
             assert button.tooltip or app.texts(button), f"unlabeled button on {route}"
 
 
@@ -501,3 +490,62 @@ def test_a_search_starts_from_the_bookmarks_and_recent_entries(apps, regulation)
     assert regulation.infraction("bribery").title.ja in texts and "A 注意" in texts
     app.type(app.find(ft.TextField), "遅刻")
     assert regulation.infraction("bribery").title.ja not in " ".join(app.texts())
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "both"])
+def test_typical_situations_are_shown_as_the_apps_own_examples(apps, regulation, lang) -> None:
+    drew = regulation.infraction("drew-extra-cards")
+    assert drew.situations
+    app = apps(prefs={"language": lang}, route=routes.INFRACTION.link("drew-extra-cards"))
+    texts = app.texts()
+    heading = {
+        "ja": "よくある状況の例",
+        "en": "Typical situations",
+        "both": "よくある状況の例 / Typical situations",
+    }[lang]
+    note = "このアプリが用意した例です。規定の本文ではありません。"
+    for situation in drew.situations:
+        shown = situation.en if lang == "en" else situation.ja
+        assert shown in texts
+        # below the regulation's own text, after a heading that says whose words they are
+        assert texts.index(heading) < texts.index(shown)
+        assert texts.index(drew.remedy[-1].pick(lang)) < texts.index(shown)
+    if lang == "both":
+        assert drew.situations[0].en in texts
+    assert any(text.startswith(note) for text in texts) == (lang != "en")
+
+
+def test_typical_situations_on_a_principle_page(apps, regulation) -> None:
+    principle = regulation.principle("judges-only")
+    app = apps(route=routes.PRINCIPLE.link("judges-only"))
+    assert principle.situations and all(app.has_text(s.ja) for s in principle.situations)
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "because"),
+    [
+        ("わざと多く引いた", "故意に、ルールに違反したプレイをした", "故意"),
+        ("12分遅刻", "指定の集合時間後10分経過しても、自分の席についていなかった", "12分"),
+    ],
+)
+def test_a_result_says_why_it_matched(apps, query: str, first: str, because: str) -> None:
+    app = apps(route=routes.SEARCH.link(q=query))
+    row = app.find_all(ft.ListTile)[0]
+    shown = app.texts(row)
+    assert first in shown
+    (why,) = [t for t in shown if "一致：" in t]  # the words found, and where
+    assert why.startswith(f"{because} · ")  # what ranked it first
+
+
+def test_why_it_matched_follows_the_language(apps) -> None:
+    app = apps(prefs={"language": "en"}, route=routes.SEARCH.link(q="drew 2 cards on purpose"))
+    shown = " ".join(app.texts(app.find_all(ft.ListTile)[0]))
+    assert "Intentional" in shown and "Matched:" in shown
+    assert not JAPANESE.search(shown.replace("日本語", ""))
+
+
+def test_sessions_share_the_data_loaded_once(apps) -> None:
+    """Each tab of the web mode is a session: none of them loads the data again."""
+    first, second = apps(), apps(prefs={"language": "en"})
+    assert first.page.data.regulation is second.page.data.regulation
+    assert first.page.data.finder is second.page.data.finder

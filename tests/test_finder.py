@@ -667,7 +667,7 @@ def test_the_app_never_imports_pyyaml() -> None:
 
 
 def test_the_app_does_not_start_with_a_broken_tree(tmp_path, monkeypatch, raw_tree) -> None:
-    from views.app import main
+    from views.app import app_data, main
 
     try:
         from flet_harness import FakeApp
@@ -676,8 +676,11 @@ def test_the_app_does_not_start_with_a_broken_tree(tmp_path, monkeypatch, raw_tr
 
     path = compiled_tree(write_tree(tmp_path, broken(raw_tree, _remove_leaves("bribery"))))
     monkeypatch.setattr(finder_module, "FINDER_PATH", path)
+    app_data.cache_clear()  # the data is loaded once per process: this process's is the good one
     app = FakeApp.start(main, locale="ja-JP", prefs={})
     try:
         assert any("finder.yaml" in c and "'bribery'" in c for c in app.crashes), app.crashes
     finally:
         app.stop()
+        monkeypatch.undo()
+        app_data.cache_clear()

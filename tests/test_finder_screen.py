@@ -8,7 +8,6 @@ import pytest
 
 from regulation.model import Infraction, entry_title
 from views import routes
-from views.app import main
 
 try:
     from flet_harness import FakeApp
@@ -17,21 +16,6 @@ except ImportError:  # tests/ as a package
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def apps():
-    started: list[FakeApp] = []
-
-    def start(**options) -> FakeApp:
-        app = FakeApp.start(main, **{"locale": "ja-JP", "prefs": {}, **PHONE, **options})
-        started.append(app)
-        return app
-
-    yield start
-    for app in started:
-        assert app.crashes == [], app.crashes
-        app.stop()
 
 
 def answer(app: FakeApp, label: str) -> None:

@@ -182,7 +182,7 @@ FAULTS = [
      "tier 'caution'", "field 'aliases' must be a mapping"),
     ("japanese-alias-blank", "      ja: [ちゅうい, 口頭注意, 注意処分]", "      ja: [ちゅうい, '']",
      "tier 'caution'", "every item of 'ja' must be a non-empty string"),
-    ("english-alias-a-number", "      en: [caution, note,", "      en: [caution, 5,",
+    ("english-alias-a-number", "      en: [caution, reminder,", "      en: [caution, 5,",
      "tier 'caution'", "every item of 'en' must be a non-empty string"),
     ("principle-label-missing", "      label: 本規定は指針\n", "",
      "principle 'judge-discretion'", "missing required field 'label'"),
@@ -250,7 +250,7 @@ def test_optional_fields_may_be_left_out(tmp_path: Path) -> None:
     """No aliases, no section letter, no document source, notes without examples: all load."""
     text = RULES_PATH.read_text(encoding="utf-8")
     for old, new in (
-        (CAUTION_ALIASES + "      en: [caution, note, reminder, verbal warning]\n", ""),
+        (CAUTION_ALIASES + "      en: [caution, reminder, verbal warning]\n", ""),
         ("    letter: A\n    title: デッキに関する違反", "    title: デッキに関する違反"),
         ("  source: regulation/source/penalty_guidelines_ja.txt\n", ""),
         ("    examples:\n      - 一例", "    notes:\n      - 一例"),

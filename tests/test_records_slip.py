@@ -78,3 +78,14 @@ def test_repeat_mark_and_one_line_whatever_the_name_holds(regulation: Regulation
 )
 def test_ordinals(number: int, text: str) -> None:
     assert ordinal(number) == text
+
+
+def test_a_title_that_names_only_its_case_carries_its_section(regulation: Regulation) -> None:
+    """規則性がない場合 alone says nothing on a match slip: the section comes first."""
+    section = regulation.section("marked-cards")
+    marked = record(infraction_id="marked-no-pattern", tier_id="caution")
+    ja, en = slip_line(marked, regulation, "ja"), slip_line(marked, regulation, "en")
+    assert f"{section.title.ja}：規則性がない場合" in ja
+    assert f"{section.title.en}: when there is no pattern" in en
+    plain = slip_line(record(), regulation, "ja")
+    assert "ルールに関する違反" not in plain  # a title that says it all stands alone

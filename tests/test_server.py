@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import socket
@@ -276,3 +277,114 @@ def test_a_disconnected_session_is_kept_minutes_not_an_hour(monkeypatch) -> None
     kept = (expires_at - disconnected_at).total_seconds()
     assert abs(kept - server.SESSION_TIMEOUT_S) < 5
     assert 60 <= server.SESSION_TIMEOUT_S <= 15 * 60  # minutes: a reconnect, not an hour
+
+
+# -- no window: the browser client on this machine, nothing downloaded --------------------------
+
+
+def listening_addresses(pid: int) -> set[str]:
+    """The local addresses of the TCP sockets process `pid` listens on (Linux's /proc)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    found = set()
+    for table, width in (("tcp", 8), ("tcp6", 32)):
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
+                address = bytes.fromhex(fields[1].split(":")[0][:width])
+                if width == 8:
+                    found.add(socket.inet_ntop(socket.AF_INET, address[::-1]))
+                else:  # four little-endian words
+                    words = [address[i : i + 4][::-1] for i in range(0, 16, 4)]
+                    found.add(socket.inet_ntop(socket.AF_INET6, b"".join(words)))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    ("display", "reason"),
+    [(None, "no display"), (":99", "Flet's desktop client is not installed")],
+    ids=["no-display", "no-desktop-client"],
+)
+def test_without_a_window_the_app_is_served_on_this_machine_only(
+    tmp_path: Path, display: str | None, reason: str
+) -> None:
+    """`main.py` where no window can open: one line saying so and where the app is, within
+    seconds; the browser client on 127.0.0.1 only (Flet alone would listen on every interface,
+    or download its desktop client); nothing downloaded."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**server_environment(), "HOME": str(home)}
+    if display:
+        env["DISPLAY"] = display
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--port", "0"],
+        cwd=tmp_path,  # no `flet build` output here
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 10)
+        assert ready, "no word within seconds"
+        line = process.stdout.readline()
+        assert line.startswith(f"No window can be opened here ({reason}"), line
+        assert "http://127.0.0.1:" in line and line.count("\n") == 1
+        port = int(line.split("127.0.0.1:")[1].split("/")[0])
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError):
+                assert get(f"http://127.0.0.1:{port}/") == 200
+                break
+            assert time.monotonic() < deadline and process.poll() is None, process.stderr
+            time.sleep(0.2)
+        assert listening_addresses(process.pid) == {"127.0.0.1"}
+        assert not (home / ".flet").exists()  # no desktop client fetched
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.communicate(timeout=10)
+
+
+def test_a_window_opens_where_there_is_a_display_and_a_client(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("FLET_VIEW_PATH", raising=False)
+    monkeypatch.delenv("FLET_PLATFORM", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert (
+        server.no_window_reason()
+        == "Flet's desktop client is not installed, and the app downloads nothing"
+    )
+    import flet_desktop.version
+
+    (tmp_path / ".flet" / "client" / f"flet-desktop-light-{flet_desktop.version.version}").mkdir(
+        parents=True
+    )
+    assert server.no_window_reason() is None
+    monkeypatch.delenv("DISPLAY")
+    assert server.no_window_reason() == "no display"
+    monkeypatch.setenv("FLET_PLATFORM", "android")  # a packaged app: Flet's host runs it
+    assert server.no_window_reason() is None
+
+
+def test_the_server_stops_within_seconds_whatever_its_sessions(tmp_path: Path) -> None:
+    """Ctrl+C (SIGTERM here) ends the server at once even after a WebSocket that closed before
+    it registered: Flet's handler of such a socket never returns, and the server used to wait
+    for it for ever."""
+    app = AppServer(ROOT, tmp_path / "server.log").start()
+    try:
+        assert open_session(app, f"http://127.0.0.1:{app.port}") == "accepted"
+        assert app.process is not None
+        started = time.monotonic()
+        os.killpg(app.process.pid, signal.SIGTERM)
+        app.process.wait(timeout=server.SHUTDOWN_TIMEOUT_S + 5)
+        assert time.monotonic() - started < server.SHUTDOWN_TIMEOUT_S + 5
+    finally:
+        app.stop()

@@ -8,15 +8,16 @@ pushed on top of it. The page around a screen (bars, rail, list pane) is views/l
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections.abc import Coroutine
 from typing import Any
 
 import flet as ft
 
-from regulation.catalog import Catalog, load_catalog
+from regulation.catalog import Catalog
 from regulation.finder import Finder, load_finder
-from regulation.loader import load_regulation
+from regulation.loader import english_catalog, load_regulation
 from regulation.model import Regulation
 from regulation.search import SearchIndex
 
@@ -24,6 +25,7 @@ from . import routes
 from . import strings as S
 from .context import Actions, Context, Screen
 from .layout import page_view
+from .logbook import Logbook
 from .routes import History, Route
 from .screens import SCREEN_TABLE, ScreenTable
 from .screens.settings import not_found_screen
@@ -71,6 +73,7 @@ class Shell:
         self.table = table
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
+        self.logbook = Logbook(regulation)  # opened off the start-up path (_warm_up)
         # A strong reference: the page drops services nothing else refers to.
         self.prefs = ft.SharedPreferences()
         self.state = AppState()
@@ -102,7 +105,11 @@ class Shell:
         page.on_connect = self._on_connect
         self.show(page.route)
         # Ready before the judge can type: the first view is already on its way.
-        threading.Thread(target=self.search_index, daemon=True).start()
+        threading.Thread(target=self._warm_up, daemon=True).start()
+
+    def _warm_up(self) -> None:
+        self.search_index()
+        self.logbook.warm()
 
     async def _ask_client(self) -> tuple[dict[str, object], list[str]]:
         """The stored settings and the device's languages, asked at once. A client that does
@@ -185,9 +192,21 @@ class Shell:
             toggle_bookmark=self.toggle_bookmark,
             change_settings=self.change_settings,
             clear_recent=self.clear_recent,
+            replace=self.replace,
+            log_changed=self.log_changed,
+            refresh=self.render,
+            notify=self.notify,
+            show_dialog=self.page.show_dialog,
+            close_dialog=self.close_dialog,
         )
         return Context(
-            self.regulation, self.finder, self.search_index, self.catalog, self.state, actions
+            self.regulation,
+            self.finder,
+            self.search_index,
+            self.catalog,
+            self.state,
+            actions,
+            self.logbook,
         )
 
     def search_index(self) -> SearchIndex:
@@ -201,6 +220,26 @@ class Shell:
 
     def navigate(self, route: str) -> None:
         self.page.navigate(route)
+
+    def replace(self, route: str) -> None:
+        """Shows `route` in place of the current screen: a saved form gives way to its record,
+        and back then skips the form."""
+        if len(self.history) > 1:
+            self.history.stack.pop()
+        self.page.navigate(route)
+
+    def log_changed(self) -> None:
+        """Records changed: every view is rebuilt at its next render (the top one at once,
+        those below it right after), so going back never shows a record as it was."""
+        self._version += 1
+
+    def notify(self, message: str) -> None:
+        self.page.show_dialog(
+            ft.SnackBar(ft.Text(message, size=self.context.sizes.body), show_close_icon=True)
+        )
+
+    def close_dialog(self) -> None:
+        self.page.pop_dialog()
 
     def toggle_bookmark(self, entry_id: str) -> None:
         self.state.toggle_bookmark(entry_id)
@@ -291,6 +330,7 @@ class Shell:
         self.page.title = self.context.ui(S.APP_TITLE)
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         stack = self.history.stack
+        self.logbook.keep_drafts({route.path for route in stack})
         views = []
         for depth, route in enumerate(stack):
             cached = self._views.get(route.path)
@@ -345,11 +385,20 @@ class Shell:
         )
 
 
-async def main(page: ft.Page) -> None:
-    """The Flet entry point: data first (fast, validated), then the shell."""
-    catalog = load_catalog()
+@functools.cache
+def app_data() -> tuple[Regulation, Finder, Catalog]:
+    """The data every session shows, loaded and checked once per process: it never changes
+    while the app runs. main.py asks for it before anything is served or a window opens (a
+    fault is then one line, and no session starts on broken data); every session, each tab of
+    the web mode, then shares it. Raises RegulationError (or OSError)."""
+    catalog = english_catalog()
     regulation = load_regulation(catalog=catalog)
-    shell = Shell(page, regulation, load_finder(regulation, catalog), catalog)
+    return regulation, load_finder(regulation, catalog), catalog
+
+
+async def main(page: ft.Page) -> None:
+    """The Flet entry point: the data (once per process), then the shell."""
+    shell = Shell(page, *app_data())
     page.data = shell  # keeps the shell (and its preferences service) alive with the page
     await shell.start()
 

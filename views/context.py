@@ -12,6 +12,7 @@ from regulation.finder import Finder
 from regulation.model import DisplayLanguage, Regulation, Text
 from regulation.search import SearchIndex
 
+from .logbook import Logbook
 from .state import AppState
 from .theme import TypeScale
 
@@ -24,6 +25,13 @@ class Actions:
     toggle_bookmark: Callable[[str], None]
     change_settings: Callable[..., None]
     clear_recent: Callable[[], None]
+    # The penalty log's screens:
+    replace: Callable[[str], None]  # navigate, the current screen leaving the history (a form)
+    log_changed: Callable[[], None]  # records changed: views below the top are rebuilt
+    refresh: Callable[[], None]  # rebuild the shown view (a record deleted in place)
+    notify: Callable[[str], None]  # a short confirmation at the bottom (snack bar)
+    show_dialog: Callable[[ft.DialogControl], None]
+    close_dialog: Callable[[], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +42,7 @@ class Context:
     catalog: Catalog
     state: AppState
     actions: Actions
+    logbook: Logbook  # the penalty log, opened on first use (views/logbook.py)
 
     @property
     def index(self) -> SearchIndex:

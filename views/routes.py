@@ -62,6 +62,16 @@ INFRACTION = Pattern("/infractions/{id}")
 SEARCH = Pattern("/search", query_keys=("q",))
 FINDER = Pattern("/finder")  # the first question
 FINDER_STEP = Pattern("/finder/{id}")  # any later one
+# The penalty log (views/screens/log*.py)
+LOG = Pattern("/log")  # the current tournament's records
+# The record form: from an infraction's page (infraction=), or "arrived now" (arrived=, the
+# moment of the tap in whole seconds since the epoch, so that going back to it keeps the time).
+LOG_NEW = Pattern("/log/new", query_keys=("infraction", "arrived"))
+LOG_RECORD = Pattern("/log/records/{id}")  # a record, by its UUID
+LOG_EDIT = Pattern("/log/records/{id}/edit")
+LOG_PLAYER = Pattern("/log/players/{id}", query_keys=("pid",))  # name, and the player ID if any
+LOG_EVENT = Pattern("/log/event")  # the tournament's settings, rounds, other tournaments
+LOG_EXCHANGE = Pattern("/log/exchange")  # export and import
 SETTINGS = Pattern("/settings")
 ABOUT = Pattern("/about")
 HOME = TIERS  # what "/" shows

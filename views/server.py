@@ -26,9 +26,11 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from regulation.paths import ASSETS_DIR
+
 HOST = "127.0.0.1"
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SESSION_TIMEOUT_S = 5 * 60
+SHUTDOWN_TIMEOUT_S = 2  # Ctrl+C or SIGTERM: open connections get this long to close
 NOT_SERVED = frozenset(
     {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"}
 )
@@ -49,8 +51,15 @@ def run_app(web: bool = False, port: int = 8550) -> int:
     from .app import before_main, main
 
     if not web:
-        ft.run(main, before_main=before_main, assets_dir=str(ASSETS_DIR))
-        return 0
+        reason = no_window_reason()
+        if reason is None:
+            ft.run(main, before_main=before_main, assets_dir=str(ASSETS_DIR))
+            return 0
+        # Flet would serve the browser client on every network interface (no display) or
+        # download its desktop client (not installed): neither, here.
+        web, instead = True, f"No window can be opened here ({reason})"
+    else:
+        instead = None
     try:
         listener = listen(port)
     except OSError as exc:
@@ -62,10 +71,57 @@ def run_app(web: bool = False, port: int = 8550) -> int:
         return 1
     port = listener.getsockname()[1]  # the one the system chose for --port 0
     url = f"http://{HOST}:{port}/"
-    print(f"Serving 罰則ガイド on {url} (offline; Ctrl+C to stop)", flush=True)
+    if instead:
+        print(f"{instead}: open {url} in a browser (offline; Ctrl+C to stop)", flush=True)
+    else:
+        print(f"Serving 罰則ガイド on {url} (offline; Ctrl+C to stop)", flush=True)
     open_browser(url)
     serve(web_app(port), listener)
     return 0
+
+
+def no_window_reason() -> str | None:
+    """Why the app cannot open a desktop window here, or None when it can: a packaged app
+    (Flet's own host runs it), or a display and Flet's desktop client already on this machine.
+    Flet would otherwise download the client (from GitHub) on first use."""
+    from flet.utils import is_embedded, is_linux_server
+
+    if is_embedded():
+        return None
+    if is_linux_server() or (sys.platform.startswith("linux") and _no_linux_display()):
+        return "no display"
+    if not desktop_client_installed():
+        return "Flet's desktop client is not installed, and the app downloads nothing"
+    return None
+
+
+def _no_linux_display() -> bool:
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def desktop_client_installed() -> bool:
+    """Whether Flet 1.0.5 would find its desktop client without downloading it
+    (flet_desktop.__locate_and_unpack_flet_view): a `flet build` in the working directory,
+    FLET_VIEW_PATH, an archive bundled in the package, or the client in ~/.flet/client."""
+    try:
+        import flet_desktop
+        import flet_desktop.version
+    except ImportError:  # installed without it (a phone package never gets here)
+        return False
+
+    system = {"win32": "windows", "darwin": "macos"}.get(sys.platform, "linux")
+    build = Path.cwd() / "build" / system
+    if build.is_dir() and any(build.iterdir()):
+        return True
+    view_path = os.environ.get("FLET_VIEW_PATH")
+    if view_path and Path(view_path).exists():
+        return True
+    bundled = Path(flet_desktop.get_package_bin_dir()) / flet_desktop.get_artifact_filename()
+    if bundled.exists():
+        return True
+    cached = Path.home() / ".flet" / "client"
+    version = flet_desktop.version.version
+    return any(cached.glob(f"flet-desktop-*-{version}*")) if cached.is_dir() else False
 
 
 def listen(port: int) -> socket.socket:
@@ -156,7 +212,14 @@ def serve(app: ASGIApp, listener: socket.socket) -> None:
     """Serves until Ctrl+C (or SIGTERM), as Flet's own web mode does."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    # A bounded shutdown: Flet's handler of a WebSocket that closes before it registers waits
+    # for ever, and uvicorn would wait for it on Ctrl+C.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws="websockets-sansio",
+        timeout_graceful_shutdown=SHUTDOWN_TIMEOUT_S,
+    )
     uvicorn.Server(config).run(sockets=[listener])
 
 

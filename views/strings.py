@@ -29,6 +29,7 @@ NAV_TIERS = N_("罰則")
 NAV_CATEGORIES = pgettext("navigation", "分類")
 NAV_FINDER = N_("診断")
 NAV_SEARCH = N_("検索")
+NAV_LOG = N_("記録")
 
 # Screen titles and headings
 TIERS_TITLE = N_("罰則の種類")
@@ -45,6 +46,8 @@ NOTES = N_("注記")
 LOCATION = pgettext("infraction location", "分類")
 ALWAYS_APPLIES = N_("常に適用される原則")
 ALSO_KNOWN_AS = N_("別名")
+TYPICAL_SITUATIONS = N_("よくある状況の例")
+TYPICAL_SITUATIONS_NOTE = N_("このアプリが用意した例です。規定の本文ではありません。")
 INFRACTION_COUNT = N_("違反：{count} 件")
 SELECT_AN_ITEM = N_("左の一覧から項目を選んでください。")
 
@@ -68,6 +71,20 @@ SEARCH_BROWSE_CATEGORIES = N_("分類から探す")
 SEARCH_RESULT_COUNT = N_("検索結果：{count} 件")
 CLEAR_SEARCH = N_("検索語を消去")
 KIND_PRINCIPLE = N_("原則")
+# Why a result matched (a line under it)
+WHY_MATCHED = N_("一致：{words}")
+WHY_WORD_IN = N_("「{word}」（{field}）")
+WHY_FIELD_TITLE = N_("題名")
+WHY_FIELD_ALIAS = pgettext("matched field", "別名")
+WHY_FIELD_SITUATION = N_("よくある状況")
+WHY_FIELD_SECTION = N_("節の見出し")
+WHY_FIELD_BODY = N_("本文")
+WHY_INTENTIONAL = N_("故意")
+WHY_UNINTENTIONAL = N_("故意ではなく")
+WHY_MINUTES = N_("{n}分")
+WHY_DECK_SIZE = N_("デッキ{n}枚")
+WHY_COPIES = N_("同じカード{n}枚")
+WHY_SITUATION = N_("状況例：{situation}")
 
 # Saved
 NO_BOOKMARKS = N_("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
@@ -75,6 +92,163 @@ NO_RECENT = N_("最近見た項目はありません。")
 ADD_BOOKMARK = N_("ブックマークに追加")
 REMOVE_BOOKMARK = N_("ブックマークから削除")
 CLEAR_RECENT = N_("履歴を消去")
+
+# The penalty log (views/screens/log*.py)
+LOG_TITLE = N_("罰則の記録")
+LOG_EVENT_LINE = N_("大会：{name}")
+LOG_RECORD_TARDINESS = N_("遅刻を記録（今到着）")
+LOG_FILTER = N_("プレイヤーで絞り込む")
+LOG_FILTER_HINT = N_("名前かプレイヤーIDの最初の文字")
+LOG_EMPTY = N_("この大会の記録はまだありません。違反のページの「この罰則を記録」から記録できます。")
+LOG_MORE = N_("さらに表示")
+LOG_DETAIL_HINT = N_("記録を選ぶと、ここに表示されます。")
+LOG_UNAVAILABLE = N_("罰則の記録を開けません。")
+LOG_UNAVAILABLE_HINT = N_(
+    "データフォルダに書き込めるか、空き容量があるかを確かめて、再試行してください。"
+    "規定はこのまま読めます。"
+)
+LOG_RECOVERED = N_(
+    "罰則の記録ファイルが読めなかったため（{fault}）、{kept} として残し、新しい記録を始めました。"
+)
+DATA_FOLDER = N_("データフォルダ：{path}")
+RETRY = N_("再試行")
+DISMISS = N_("閉じる")
+ROUND_N = N_("{number}回戦")
+NO_ROUND = N_("回戦なし")
+TABLE_N = N_("{table}卓")
+PLAYER_WITH_ID = N_("{name}（ID {id}）")
+PLAYER_NAME = N_("プレイヤー名")
+PLAYER_ID = N_("プレイヤーID（任意）")
+PLAYER_MATCHES = N_("一致するプレイヤー")
+PLAYER_NONE = N_("この大会に一致するプレイヤーはいません。")
+PLAYER_RECORDS = N_("この大会での記録：{count} 件")
+PLAYER_SEVEREST = N_("最も重い罰則：")
+PLAYER_HISTORY = N_("この大会での記録（古い順）")
+PLAYER_NO_RECORDS = N_("この大会では、このプレイヤーの記録はありません。")
+
+# Repeats: the judge MAY apply a higher penalty (the principle is quoted from the regulation).
+REPEAT_TAG = N_("同一違反{count}回目")
+REPEAT_BEFORE = N_("このプレイヤーは、この大会で同じ違反を既に {count} 回記録されています。")
+REPEAT_SAVED = N_("このプレイヤーのこの大会での同じ違反の {count} 回目の記録です。")
+REPEAT_NEXT_TIER = N_("より上位の罰則：")
+REPEAT_JUDGE_DECIDES = N_(
+    "適用するかどうかはジャッジが判断します。記録の罰則は自動では変わりません。"
+)
+REPEAT_NO_HIGHER = N_("これより上位の罰則はありません。")
+REPEAT_CHOOSE = N_("{tier} を選ぶ")
+
+# The record form
+RECORD_THIS = N_("この罰則を記録")
+FORM_NEW_TITLE = N_("罰則を記録")
+FORM_EDIT_TITLE = N_("記録を編集")
+FORM_ROUND = N_("回戦")
+FORM_TABLE = N_("卓")
+FORM_NOTE = N_("メモ（任意）")
+FORM_TIER = N_("適用する罰則")
+FORM_TIER_CHANGED = N_("この違反の罰則（{tier}）から変更しています。")
+FORM_SAVE = N_("保存")
+SAVED = N_("保存しました")
+FORM_SUGGESTIONS = N_("最近のプレイヤー")
+FORM_NAME_REQUIRED = N_("プレイヤー名を入力してください。")
+FORM_REQUIRED = N_("入力してください。")
+FORM_TOO_LONG = N_("長すぎます。")
+FORM_BAD_CHARACTER = N_("使えない文字（制御文字）が含まれています。")
+FORM_INVALID = N_("この値は使えません。")
+SAVE_FAILED = N_("保存できませんでした（入力した内容はそのままです）：{reason}")
+TARDY_CHOOSE = N_("遅刻の違反")
+TARDY_CHOOSE_FIRST = N_("遅刻の違反を選んでください。")
+TARDY_ARRIVED_NOW = N_("今到着した")
+TARDY_LATE_BY = N_("集合時間 {assembly} から {minutes} 分 {seconds} 秒後に到着（{arrived}）")
+TARDY_ON_TIME = N_("集合時間 {assembly} より前の到着です。遅刻ではありません。")
+TARDY_SUGGESTED = N_("規定の分数による違反：")
+TARDY_UNDER_FIVE = N_(
+    "5分未満の遅れは、集合時間に着席していることがこの大会の条件である場合の違反です。"
+)
+TARDY_CONFIRM = N_("確かめてから保存してください。違反も罰則も変更できます。")
+TARDY_NO_ASSEMBLY = N_("{round}の集合時間が設定されていません。")
+TARDY_SET_ASSEMBLY = N_("集合時間を設定する")
+
+# A record's page
+RECORD_TITLE = N_("記録の内容")
+RECORD_PLAYER_HISTORY = N_("このプレイヤーの記録をすべて見る")
+RECORD_OPEN_INFRACTION = N_("この違反のページを開く")
+RECORD_CREATED = N_("記録：{time}")
+RECORD_UPDATED = N_("最終更新：{time}")
+RECORD_SLIP = N_("マッチスリップに書く一行")
+RECORD_COPY_JA = N_("日本語の行をコピー")
+RECORD_COPY_EN = N_("英語の行をコピー")
+RECORD_COPIED = N_("コピーしました：{line}")
+RECORD_EDIT = N_("編集")
+RECORD_DELETE = N_("削除")
+RECORD_DELETE_CONFIRM = N_("この記録を削除しますか？")
+RECORD_DELETE_DETAIL = N_(
+    "{player}：{infraction}。削除した記録は、その記録のページから元に戻せます。"
+)
+CANCEL = N_("キャンセル")
+RECORD_DELETED = N_("この記録は削除されています。")
+RECORD_RESTORE = N_("元に戻す")
+RECORD_DELETED_DONE = N_("削除しました")
+RECORD_RESTORED = N_("元に戻しました")
+
+# Tournament settings
+EVENT_SETTINGS = N_("大会の設定")
+EVENT_CURRENT = N_("記録中の大会")
+EVENT_NAME = N_("大会名")
+EVENT_DATE = N_("日付（YYYY-MM-DD）")
+EVENT_BAD_DATE = N_("日付は YYYY-MM-DD の形で入力してください。")
+EVENT_DUPLICATE = N_("同じ名前の大会が既にあります。")
+EVENT_NAME_REQUIRED = N_("大会名を入力してください。")
+EVENT_ROUNDS = N_("回戦と集合時間")
+EVENT_ROUNDS_HINT = N_(
+    "集合時間を入れておくと、「今到着した」で遅れた分数と遅刻の違反がわかります。"
+)
+EVENT_ASSEMBLY = N_("集合時間")
+EVENT_BAD_TIME = N_("時刻は HH:MM の形で入力してください（例 13:00）。")
+EVENT_ASSEMBLY_NOW = N_("{round}の集合時間を今にする")
+EVENT_ASSEMBLY_SET = N_("{round}の集合時間を保存しました")
+EVENT_REMOVE_ROUND = N_("{round}を削除")
+EVENT_ADD_ROUND = N_("回戦を追加")
+EVENT_OTHERS = N_("ほかの大会")
+EVENT_NO_OTHERS = N_("ほかの大会はありません。")
+EVENT_SWITCH = N_("切り替える")
+EVENT_SWITCHED = N_("「{name}」に切り替えました")
+EVENT_NEW = N_("新しい大会")
+EVENT_NEW_NAME = N_("新しい大会の名前")
+EVENT_CREATE = N_("作成して切り替える")
+
+# Export and import
+EXCHANGE_TITLE = N_("書き出し・読み込み")
+EXPORT_TITLE = N_("書き出し")
+EXPORT_HINT = N_(
+    "この大会の記録を書き出します。CSV は表計算ソフト用（日本語もそのまま開けます）、"
+    "JSON は別の端末での読み込み用です。"
+)
+EXPORT_CSV = N_("CSV を保存")
+EXPORT_JSON = N_("JSON を保存")
+EXPORT_TO_FOLDER = N_("データフォルダに書き出す")
+EXPORT_COPY_JSON = N_("JSON をクリップボードにコピー")
+EXPORT_SAVED = N_("{count} 件を保存しました：{path}")
+EXPORT_DOWNLOADED = N_("{count} 件をダウンロードしました：{path}")
+EXPORT_WRITTEN = N_("{count} 件を書き出しました：{path}")
+EXPORT_COPIED = N_("{count} 件の JSON をコピーしました")
+EXPORT_FAILED = N_("書き出せませんでした：{reason}")
+EXPORT_NO_DIALOG = N_(
+    "保存のダイアログを開けませんでした（{reason}）。「データフォルダに書き出す」を使ってください。"
+)
+IMPORT_TITLE = N_("読み込み（マージ）")
+IMPORT_HINT = N_(
+    "別の端末で書き出した JSON を読み込み、この端末の記録にまとめます。"
+    "同じ記録は一度だけ数え、後から更新された方を残します。"
+    "壊れたファイルや別の形式のファイルは読み込まず、何も変更しません。"
+)
+IMPORT_PICK = N_("JSON ファイルを選ぶ")
+IMPORT_PASTE = N_("書き出した JSON を貼り付け")
+IMPORT_PASTE_BUTTON = N_("貼り付けた JSON を読み込む")
+IMPORT_DONE = N_(
+    "「{name}」に読み込みました：追加 {added} 件、更新 {updated} 件、変更なし {unchanged} 件"
+)
+IMPORT_REFUSED = N_("読み込みませんでした（何も変更していません）：{reason}")
+IMPORT_SWITCH = N_("「{name}」に切り替える")
 
 # Settings
 LANGUAGE = N_("言語")

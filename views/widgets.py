@@ -26,16 +26,20 @@ def tier_label(ctx: Context, tier: Tier) -> str:
     return f"{tier.letter} {ctx.shown(tier.title)}"
 
 
+def tier_text(ctx: Context, tier: Tier) -> ft.Text:
+    """A tier's letter and name in its chip colour's text colour."""
+    return ft.Text(
+        tier_label(ctx, tier),
+        color=TIER_COLORS[tier.severity].foreground,
+        size=ctx.sizes.small,
+        weight=ft.FontWeight.BOLD,
+    )
+
+
 def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Control:
     """The tier's colour, letter and name; a button to the tier page where `clickable`."""
     colors = TIER_COLORS[tier.severity]
-    label = ft.Text(
-        tier_label(ctx, tier),
-        color=colors.foreground,
-        size=ctx.sizes.small,
-        weight=ft.FontWeight.BOLD,
-        no_wrap=False,
-    )
+    label = tier_text(ctx, tier)
     if clickable:
         return ft.FilledButton(
             content=label,
@@ -134,8 +138,10 @@ def entry_row(
     entry: Entry,
     spans: Mapping[str, Spans] | None = None,
     subtitle: str | None = None,
+    explanation: ft.Control | None = None,
 ) -> ft.ListTile:
-    """One tappable row: penalty chip (or kind), title with highlights, optional subtitle."""
+    """One tappable row: penalty chip (or kind), title with highlights, optional subtitle, and
+    an optional explanation under them (why a search result matched)."""
     spans = spans or {}
     title = entry_title(entry)
     size = ctx.sizes.body
@@ -160,10 +166,13 @@ def entry_row(
     details: list[ft.Control] = [badge]
     if subtitle:
         details.append(ft.Text(subtitle, size=ctx.sizes.small))
+    below: ft.Control = ft.Row(details, wrap=True, spacing=8, run_spacing=4)
+    if explanation is not None:
+        below = ft.Column([below, explanation], spacing=4, tight=True)
     return ft.ListTile(
         title=title_control,
         selected=entry.id == ctx.state.selected_id,
-        subtitle=ft.Row(details, wrap=True, spacing=8, run_spacing=4),
+        subtitle=below,
         trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
         on_click=lambda _: ctx.actions.navigate(entry_route(entry)),
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
@@ -192,4 +201,28 @@ def scrolling_column(controls: Sequence[ft.Control], spacing: float = 12) -> ft.
         spacing=spacing,
         scroll=ft.ScrollMode.AUTO,
         expand=True,
+    )
+
+
+def typical_situations(ctx: Context, situations: Sequence[Text]) -> ft.Control | None:
+    """The app's own examples of an entry, set apart from the regulation text: a box of its
+    own, a heading and a line that say whose words they are."""
+    if not situations:
+        return None
+    items: list[ft.Control] = [
+        heading(ctx, S.TYPICAL_SITUATIONS),
+        ft.Text(ctx.ui(S.TYPICAL_SITUATIONS_NOTE), size=ctx.sizes.small, italic=True),
+    ]
+    items += [
+        ft.Row(
+            [ft.Text("•", size=ctx.sizes.body), ft.Container(bilingual(ctx, s), expand=True)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+        for s in situations
+    ]
+    return ft.Container(
+        ft.Column(items, spacing=6),
+        padding=12,
+        border_radius=12,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
     )

@@ -25,6 +25,7 @@ from views.screens import DESTINATIONS
 from .harness import (
     E2E_REQUIRED,
     REPO_ROOT,
+    SIZES,
     AppServer,
     FlutterApp,
     NetworkLog,
@@ -418,6 +419,21 @@ def test_phone_has_no_rail_and_one_pane(open_app) -> None:
     app.tap(app.button(starts_with(TIERS["en"][1])))
     app.wait_for(app.text(ui(S.INFRACTIONS_WITH_TIER, "en")))
     app.wait_gone(app.button(starts_with(TIERS["en"][0])))
+
+
+def test_a_window_widened_and_reloaded_at_once_gets_the_wide_layout(open_app) -> None:
+    """A phone-width window made desktop-wide and reloaded straight away (a tablet turned while
+    the page reloads): the reloaded tab comes back to its session, which must take the layout
+    from the size the tab reports, not from the size it had."""
+    app = open_app("phone", "ja-JP")
+    assert_tiers_shown(app, "ja")
+    app.wait_for(app.tab(ui(NAV[0], "ja")))
+    width, height = SIZES["desktop"]
+    app.page.set_viewport_size({"width": width, "height": height})
+    app.reload()  # no wait: the resize event may not have reached the app
+    app.wait_for(app.text(ui(S.SELECT_AN_ITEM, "ja")))  # the list + detail panes
+    assert app.page.get_by_role("tab").count() == 0  # a rail, no bottom bar
+    app.screenshot("ja-widened-and-reloaded")
 
 
 # -- restarts ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ views/routes.py, a module here, and one `ScreenSpec` below.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -92,15 +93,32 @@ def _infraction_parents(ctx: Context, route: Route) -> list[str]:
     return [routes.CATEGORIES.link(), routes.CATEGORY.link(section.category_id)]
 
 
+def _later(module: str, builder: str) -> Builder:
+    """A builder in a module imported on first use: the penalty log's screens import records/,
+    which costs tens of milliseconds the first view must not pay (views/logbook.py warms it up)."""
+
+    def build_screen(ctx: Context, route: Route) -> Screen | None:
+        build: Builder = getattr(importlib.import_module(f"{__name__}.{module}"), builder)
+        return build(ctx, route)
+
+    return build_screen
+
+
+def _record_edit_parents(ctx: Context, route: Route) -> list[str]:
+    """A deep-linked edit sits on its record, in the log."""
+    return [routes.LOG.link(), routes.LOG_RECORD.link(route.item or "")]
+
+
 TIERS = Destination(routes.TIERS, ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, S.NAV_TIERS)
 CATEGORIES = Destination(
     routes.CATEGORIES, ft.Icons.CATEGORY_OUTLINED, ft.Icons.CATEGORY, S.NAV_CATEGORIES
 )
 FINDER = Destination(routes.FINDER, ft.Icons.QUIZ_OUTLINED, ft.Icons.QUIZ, S.NAV_FINDER)
 SEARCH = Destination(routes.SEARCH, ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH)
+LOG = Destination(routes.LOG, ft.Icons.EDIT_NOTE_OUTLINED, ft.Icons.EDIT_NOTE, S.NAV_LOG)
 
 # In the order of the bar and the rail. Settings open from the app bar (views/layout.py).
-DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, FINDER, SEARCH)
+DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, FINDER, SEARCH, LOG)
 
 SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.TIERS, TIERS, lambda ctx, _: tiers_screen(ctx), lists=True),
@@ -122,7 +140,7 @@ SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(
         routes.FINDER_STEP,
         FINDER,
-        lambda ctx, route: _finder_step(ctx, route),
+        _finder_step,
         lists=True,
         parents=_finder_parents,
     ),
@@ -132,6 +150,15 @@ SCREENS: tuple[ScreenSpec, ...] = (
         lambda ctx, _: search_screen(ctx, ctx.state.search_query),
         lists=True,
     ),
+    ScreenSpec(routes.LOG, LOG, _later("log", "log_screen"), lists=True),
+    ScreenSpec(routes.LOG_NEW, LOG, _later("log_form", "new_record_screen")),
+    ScreenSpec(routes.LOG_RECORD, LOG, _later("log_record", "record_screen")),
+    ScreenSpec(
+        routes.LOG_EDIT, LOG, _later("log_form", "edit_record_screen"), parents=_record_edit_parents
+    ),
+    ScreenSpec(routes.LOG_PLAYER, LOG, _later("log", "player_screen"), lists=True),
+    ScreenSpec(routes.LOG_EVENT, LOG, _later("log_event", "event_screen")),
+    ScreenSpec(routes.LOG_EXCHANGE, LOG, _later("log_exchange", "exchange_screen")),
     ScreenSpec(routes.SETTINGS, None, lambda ctx, _: settings_screen(ctx)),
     ScreenSpec(routes.ABOUT, None, lambda ctx, _: about_screen(ctx)),
 )

@@ -9,7 +9,14 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import bilingual, heading, penalty_chip, penalty_label, scrolling_column
+from ..widgets import (
+    bilingual,
+    heading,
+    penalty_chip,
+    penalty_label,
+    scrolling_column,
+    typical_situations,
+)
 
 # The principles a judge weighs on every call (product brief): discretion and repeats.
 ALWAYS_APPLYING_PRINCIPLES = ("judge-discretion", "repeat-offense")
@@ -36,6 +43,12 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
             ],
             wrap=True,
         ),
+        # The penalty log's form, the infraction and its tier filled in (views/screens/log_form.py).
+        ft.FilledTonalButton(
+            content=ft.Text(ctx.ui(S.RECORD_THIS), size=ctx.sizes.body),
+            icon=ft.Icons.EDIT_NOTE,
+            on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link(infraction=infraction.id)),
+        ),
     ]
     # Each heading says what the paragraphs under it are (assets/rules_ja.yaml sorts them);
     # the source's examples need none: they begin with their own 一例.
@@ -47,6 +60,9 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
         if paragraphs and message:
             controls.append(heading(ctx, message))
         controls += [bilingual(ctx, p) for p in paragraphs]
+    situations = typical_situations(ctx, infraction.situations)
+    if situations:
+        controls.append(situations)
     aliases = _aliases(ctx, infraction)
     if aliases:
         controls.append(

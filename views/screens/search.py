@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import flet as ft
 
-from regulation.model import Infraction
+from regulation.explain import Field, Why
+from regulation.model import Infraction, Lang, Text
 
 from .. import routes
 from .. import strings as S
@@ -49,8 +50,58 @@ def result_controls(ctx: Context, query: str) -> list[ft.Control]:
     for hit in hits:
         entry = hit.entry
         subtitle = section_of(ctx, entry) if isinstance(entry, Infraction) else None
-        rows.append(entry_row(ctx, entry, spans=hit.spans, subtitle=subtitle))
+        rows.append(
+            entry_row(
+                ctx, entry, spans=hit.spans, subtitle=subtitle, explanation=why_line(ctx, hit.why)
+            )
+        )
     return rows
+
+
+FIELD_NAMES: dict[Field, str] = {
+    "title": S.WHY_FIELD_TITLE,
+    "alias": S.WHY_FIELD_ALIAS,
+    "situation": S.WHY_FIELD_SITUATION,
+    "section": S.WHY_FIELD_SECTION,
+    "body": S.WHY_FIELD_BODY,
+}
+CUE_NAMES: dict[str, str] = {
+    "deliberate": S.WHY_INTENTIONAL,
+    "accidental": S.WHY_UNINTENTIONAL,
+    "minutes": S.WHY_MINUTES,
+    "deck_size": S.WHY_DECK_SIZE,
+    "copies": S.WHY_COPIES,
+}
+
+
+def why_line(ctx: Context, why: Why) -> ft.Control | None:
+    """Why a result is here, in a line a judge can check at a glance: what the query stated
+    that ranked it up (intent, a number read against the regulation's thresholds), the words
+    found and where, and the typical situation that matched."""
+    lines = Text(_why(ctx, why, "ja"), _why(ctx, why, "en"))
+    if not lines.ja:
+        return None
+    return ft.Text(
+        ctx.shown(lines), size=ctx.sizes.small, italic=True, color=ft.Colors.ON_SURFACE_VARIANT
+    )
+
+
+def _why(ctx: Context, why: Why, lang: Lang) -> str:
+    def say(message: str, **values: object) -> str:
+        return ctx.text(message, **values).pick(lang)
+
+    parts = [
+        say(CUE_NAMES[str(cue.value) if cue.kind == "intent" else cue.kind], n=cue.value)
+        for cue in why.cues
+        if cue.raised
+    ]
+    words = [say(S.WHY_WORD_IN, word=w.word, field=say(FIELD_NAMES[w.field])) for w in why.words]
+    if words:
+        parts.append(say(S.WHY_MATCHED, words=("、" if lang == "ja" else ", ").join(words)))
+    lines = [" · ".join(parts)] if parts else []
+    if why.situation is not None:
+        lines.append(say(S.WHY_SITUATION, situation=why.situation.pick(lang)))
+    return "\n".join(lines)
 
 
 def search_screen(ctx: Context, query: str) -> Screen:

@@ -18,6 +18,7 @@ from ..widgets import (
     scrolling_column,
     section_of,
     tier_label,
+    typical_situations,
 )
 
 
@@ -114,6 +115,9 @@ def principle_screen(ctx: Context, principle: Principle) -> Screen:
         bilingual(ctx, principle.label, size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
         bilingual(ctx, principle.text),
     ]
+    situations = typical_situations(ctx, principle.situations)
+    if situations:
+        controls.append(situations)
     return Screen(
         title=ctx.pick(principle.label), body=scrolling_column(controls), bookmark_id=principle.id
     )

@@ -1,0 +1,256 @@
+"""The penalty log: the current tournament's records by round, newest first, a filter by player,
+and a player's whole history in the tournament."""
+
+from __future__ import annotations
+
+import time
+
+import flet as ft
+
+from records.model import Event, Player, Record
+from records.store import LogStore
+
+from .. import routes
+from .. import strings as S
+from ..context import Context, Screen
+from ..routes import Route
+from ..widgets import heading, penalty_chip
+from .log_parts import (
+    fault_screen,
+    occurrences,
+    open_store,
+    player_label,
+    player_route,
+    record_row,
+    recovery_banner,
+    round_label,
+    tier_of,
+)
+
+PAGE = 30  # records shown at once ("show more" adds as many): each row costs Flet ~1 ms to send
+PLAYER_MATCHES = 12
+_START = object()  # before the first row: no round shown yet
+
+
+def log_screen(ctx: Context, route: Route) -> Screen:
+    store = open_store(ctx)
+    title = ctx.ui(S.LOG_TITLE)
+    if store is None:
+        return fault_screen(ctx, title)
+    event = store.current_event()
+    logbook = ctx.logbook
+    results = ft.Column(spacing=2)
+
+    def show(text: str) -> None:
+        logbook.player_filter = text
+        results.controls = (
+            player_matches(ctx, store, event, text)
+            if text.strip()
+            else log_rows(ctx, store, event, results)
+        )
+
+    def on_filter(e: ft.Event[ft.TextField]) -> None:
+        show(e.control.value or "")
+        results.update()
+
+    show(logbook.player_filter)
+    controls: list[ft.Control] = []
+    banner = recovery_banner(ctx)
+    if banner:
+        controls.append(banner)
+    controls += [
+        event_bar(ctx, event),
+        ft.FilledTonalButton(
+            content=ft.Text(ctx.ui(S.LOG_RECORD_TARDINESS), size=ctx.sizes.body),
+            icon=ft.Icons.DIRECTIONS_RUN,
+            # The moment of the tap travels in the route: going back to the form keeps it.
+            on_click=lambda _: ctx.actions.navigate(
+                routes.LOG_NEW.link(arrived=str(int(time.time())))
+            ),
+        ),
+        ft.TextField(
+            value=logbook.player_filter,
+            label=ctx.ui(S.LOG_FILTER),
+            hint_text=ctx.ui(S.LOG_FILTER_HINT),
+            prefix_icon=ft.Icons.PERSON_SEARCH,
+            on_change=on_filter,
+            text_size=ctx.sizes.body,
+        ),
+        results,
+    ]
+    return Screen(
+        title=title,
+        body=ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True),
+        detail_hint=S.LOG_DETAIL_HINT,
+    )
+
+
+def event_bar(ctx: Context, event: Event) -> ft.Control:
+    """Which tournament records go to, and its settings, export and import."""
+    return ft.Column(
+        [
+            ft.Row(
+                [
+                    ft.Icon(ft.Icons.EVENT),
+                    ft.Text(
+                        ctx.ui(S.LOG_EVENT_LINE, name=event.name),
+                        size=ctx.sizes.heading,
+                        weight=ft.FontWeight.BOLD,
+                        expand=True,
+                    ),
+                ]
+            ),
+            ft.Row(
+                [
+                    ft.OutlinedButton(
+                        content=ft.Text(ctx.ui(S.EVENT_SETTINGS), size=ctx.sizes.body),
+                        icon=ft.Icons.TUNE,
+                        on_click=lambda _: ctx.actions.navigate(routes.LOG_EVENT.link()),
+                    ),
+                    ft.OutlinedButton(
+                        content=ft.Text(ctx.ui(S.EXCHANGE_TITLE), size=ctx.sizes.body),
+                        icon=ft.Icons.IMPORT_EXPORT,
+                        on_click=lambda _: ctx.actions.navigate(routes.LOG_EXCHANGE.link()),
+                    ),
+                ],
+                wrap=True,
+            ),
+        ],
+        spacing=4,
+    )
+
+
+def log_rows(ctx: Context, store: LogStore, event: Event, column: ft.Column) -> list[ft.Control]:
+    """The tournament's records, newest first, a heading where the round changes; a page at
+    a time (as many pages as the judge asked for), "show more" below."""
+    logbook = ctx.logbook
+    wanted = PAGE * logbook.pages
+    records = store.records(event.id, limit=wanted + 1)
+    if not records:
+        return [ft.Text(ctx.ui(S.LOG_EMPTY), size=ctx.sizes.body)]
+    shown = list(records[:wanted])
+    controls = rows_with_rounds(ctx, store, shown, None)
+    if len(records) > wanted:
+
+        def more(_: ft.Event) -> None:
+            page = store.records(event.id, limit=PAGE + 1, after=shown[-1])
+            logbook.pages += 1
+            added = list(page[:PAGE])
+            new_rows = rows_with_rounds(ctx, store, added, shown[-1])
+            shown.extend(added)
+            column.controls.remove(button)
+            column.controls += new_rows
+            if len(page) > PAGE:
+                column.controls.append(button)
+            column.update()
+
+        button = ft.TextButton(
+            content=ft.Text(ctx.ui(S.LOG_MORE), size=ctx.sizes.body),
+            icon=ft.Icons.EXPAND_MORE,
+            on_click=more,
+        )
+        controls.append(button)
+    return controls
+
+
+def rows_with_rounds(
+    ctx: Context, store: LogStore, records: list[Record], previous: Record | None
+) -> list[ft.Control]:
+    """Rows, with the round's heading before the first and wherever the round changes
+    (`previous`: the row above them, if any)."""
+    controls: list[ft.Control] = []
+    current: object = previous.round if previous is not None else _START
+    for record, occurrence in zip(records, occurrences(store, records), strict=True):
+        if record.round != current:
+            current = record.round
+            controls.append(
+                ft.Container(
+                    heading_text(ctx, round_label(ctx, record.round)),
+                    padding=ft.Padding.only(top=8),
+                )
+            )
+        controls.append(record_row(ctx, record, occurrence))
+    return controls
+
+
+def heading_text(ctx: Context, text: str) -> ft.Text:
+    return ft.Text(text, size=ctx.sizes.heading, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)
+
+
+def player_matches(ctx: Context, store: LogStore, event: Event, text: str) -> list[ft.Control]:
+    """Players of this tournament whose name (a word of it) or ID starts with `text`, each
+    a way to their history; the forms of one player (山田 太郎, 山田太郎) count once."""
+    rows: list[ft.Control] = []
+    seen: set[frozenset[str]] = set()
+    for player in store.recent_players(text, event_id=event.id, limit=PLAYER_MATCHES):
+        history = store.player_history(event.id, player)
+        if not history:
+            break  # the tournament's players come first: the rest are from other tournaments
+        key = frozenset(r.id for r in history)
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append(player_row(ctx, player, history))
+    if not rows:
+        return [ft.Text(ctx.ui(S.PLAYER_NONE), size=ctx.sizes.body)]
+    return [ft.Text(ctx.ui(S.PLAYER_MATCHES), size=ctx.sizes.small), *rows]
+
+
+def player_row(ctx: Context, player: Player, history: tuple[Record, ...]) -> ft.ListTile:
+    severest = max((tier_of(ctx, r.tier_id) for r in history), key=lambda t: t.severity)
+    return ft.ListTile(
+        leading=ft.Icon(ft.Icons.PERSON),
+        title=ft.Text(player_label(ctx, player), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
+        subtitle=ft.Row(
+            [
+                ft.Text(ctx.ui(S.PLAYER_RECORDS, count=len(history)), size=ctx.sizes.small),
+                penalty_chip(ctx, severest),
+            ],
+            wrap=True,
+            spacing=8,
+        ),
+        trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+        on_click=lambda _: ctx.actions.navigate(player_route(player)),
+        content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+    )
+
+
+def player_screen(ctx: Context, route: Route) -> Screen | None:
+    """A player's whole history in the current tournament, oldest first, repeats marked."""
+    name = route.item or ""
+    if not name.strip():
+        return None
+    player = Player(name, route.value("pid") or None)
+    store = open_store(ctx)
+    if store is None:
+        return fault_screen(ctx, name)
+    event = store.current_event()
+    history = store.player_history(event.id, player)
+    controls: list[ft.Control] = [
+        ft.Text(player_label(ctx, player), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+        ft.Text(ctx.ui(S.LOG_EVENT_LINE, name=event.name), size=ctx.sizes.small),
+    ]
+    if history:
+        severest = max((tier_of(ctx, r.tier_id) for r in history), key=lambda t: t.severity)
+        controls.append(
+            ft.Row(
+                [
+                    ft.Text(ctx.ui(S.PLAYER_RECORDS, count=len(history)), size=ctx.sizes.body),
+                    ft.Text(ctx.ui(S.PLAYER_SEVEREST), size=ctx.sizes.body),
+                    penalty_chip(ctx, severest),
+                ],
+                wrap=True,
+            )
+        )
+        controls.append(heading(ctx, S.PLAYER_HISTORY))
+        controls += [
+            record_row(ctx, record, occurrence, show_player=False)
+            for record, occurrence in zip(history, occurrences(store, history), strict=True)
+        ]
+    else:
+        controls.append(ft.Text(ctx.ui(S.PLAYER_NO_RECORDS), size=ctx.sizes.body))
+    return Screen(
+        title=" ".join(name.split()),
+        body=ft.Column(controls, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True),
+        detail_hint=S.LOG_DETAIL_HINT,
+    )

@@ -1,0 +1,268 @@
+"""The tournament's settings: its name and date, its rounds with their assembly times (what
+"arrived now" is measured from), and switching to or creating another tournament."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date, datetime, time
+
+import flet as ft
+
+from records.errors import InvalidInput, LogError
+from records.model import Event, Round
+from records.store import LogStore, now_local
+
+from .. import strings as S
+from ..context import Context, Screen
+from ..routes import Route
+from ..widgets import heading, icon_button, scrolling_column
+from .log_parts import fault_screen, local_time, open_store, round_label
+
+TIME = re.compile(r"^(\d{1,2}):?(\d{2})$")
+
+
+def parse_time(text: str) -> time | None:
+    """13:00, 1300, 9:05, １３：００ → a time; anything else None."""
+    folded = unicodedata.normalize("NFKC", text).strip()
+    found = TIME.match(folded)
+    if not found:
+        return None
+    hour, minute = int(found[1]), int(found[2])
+    if hour > 23 or minute > 59:
+        return None
+    return time(hour, minute)
+
+
+def parse_date(text: str) -> date | None:
+    try:
+        return date.fromisoformat(unicodedata.normalize("NFKC", text).strip())
+    except ValueError:
+        return None
+
+
+def assembly_at(event: Event, clock: time) -> datetime:
+    """The assembly time on the tournament's day (today when it has none), with the device's
+    UTC offset."""
+    day = event.date or now_local().date()
+    return datetime.combine(day, clock).astimezone()
+
+
+def event_screen(ctx: Context, route: Route) -> Screen:
+    store = open_store(ctx)
+    title = ctx.ui(S.EVENT_SETTINGS)
+    if store is None:
+        return fault_screen(ctx, title)
+    event = store.current_event()
+    controls: list[ft.Control] = [
+        *details(ctx, store, event),
+        ft.Divider(),
+        *rounds(ctx, store, event),
+        ft.Divider(),
+        *other_events(ctx, store, event),
+    ]
+    return Screen(title=title, body=scrolling_column(controls, spacing=10))
+
+
+def _done(ctx: Context, message: str) -> None:
+    ctx.actions.log_changed()
+    ctx.actions.refresh()
+    ctx.actions.notify(message)
+
+
+def details(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
+    name = ft.TextField(label=ctx.ui(S.EVENT_NAME), value=event.name, text_size=ctx.sizes.body)
+    day = ft.TextField(
+        label=ctx.ui(S.EVENT_DATE),
+        value=event.date.isoformat() if event.date else "",
+        text_size=ctx.sizes.body,
+        width=220,
+    )
+
+    def save(_: ft.Event) -> None:
+        text = (day.value or "").strip()
+        parsed = parse_date(text) if text else None
+        if text and parsed is None:
+            day.error = ctx.ui(S.EVENT_BAD_DATE)
+            day.update()
+            return
+        try:
+            store.update_event(event.id, name.value or "", parsed)
+        except InvalidInput as exc:
+            name.error = ctx.ui(
+                S.EVENT_DUPLICATE
+                if exc.reason == "duplicate"
+                else S.EVENT_NAME_REQUIRED
+                if exc.reason == "required"
+                else S.FORM_INVALID
+            )
+            name.update()
+            return
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        _done(ctx, ctx.ui(S.SAVED))
+
+    return [
+        heading(ctx, S.EVENT_CURRENT),
+        name,
+        day,
+        ft.FilledButton(
+            content=ft.Text(ctx.ui(S.FORM_SAVE), size=ctx.sizes.body),
+            icon=ft.Icons.SAVE,
+            on_click=save,
+        ),
+    ]
+
+
+def rounds(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
+    controls: list[ft.Control] = [
+        heading(ctx, S.EVENT_ROUNDS),
+        ft.Text(ctx.ui(S.EVENT_ROUNDS_HINT), size=ctx.sizes.small),
+    ]
+    for entry in event.rounds:
+        controls.append(round_row(ctx, store, event, entry))
+
+    def add(_: ft.Event) -> None:
+        number = max((r.number for r in event.rounds), default=0) + 1
+        try:
+            store.set_round(event.id, number, None)
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        _done(ctx, ctx.ui(S.SAVED))
+
+    controls.append(
+        ft.OutlinedButton(
+            content=ft.Text(ctx.ui(S.EVENT_ADD_ROUND), size=ctx.sizes.body),
+            icon=ft.Icons.ADD,
+            on_click=add,
+        )
+    )
+    return controls
+
+
+def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.Control:
+    label = round_label(ctx, entry.number)
+    field = ft.TextField(
+        label=ctx.ui(S.EVENT_ASSEMBLY),
+        hint_text="13:00",
+        value=local_time(entry.assembly_at) if entry.assembly_at else "",
+        text_size=ctx.sizes.body,
+        width=round(120 * ctx.sizes.scale),
+        dense=True,
+    )
+
+    saved = [entry.assembly_at]  # what the store holds (submit and blur may both come)
+
+    def set_time(moment: datetime | None) -> None:
+        try:
+            store.set_round(event.id, entry.number, moment)
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        saved[0] = moment
+        _done(ctx, ctx.ui(S.EVENT_ASSEMBLY_SET, round=label))
+
+    def typed(_: ft.Event) -> None:
+        text = (field.value or "").strip()
+        if not text:
+            if saved[0] is not None:
+                set_time(None)
+            return
+        clock = parse_time(text)
+        if clock is None:
+            field.error = ctx.ui(S.EVENT_BAD_TIME)
+            field.update()
+            return
+        moment = assembly_at(event, clock)
+        if moment != saved[0]:
+            set_time(moment)
+
+    def now(_: ft.Event) -> None:
+        set_time(now_local().replace(second=0, microsecond=0))
+
+    def remove(_: ft.Event) -> None:
+        others = [r for r in event.rounds if r.number != entry.number]
+        try:
+            store.set_rounds(event.id, others)
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        _done(ctx, ctx.ui(S.SAVED))
+
+    field.on_submit = typed
+    field.on_blur = typed
+    return ft.Row(
+        [
+            ft.Text(
+                label, size=ctx.sizes.body, weight=ft.FontWeight.BOLD, width=64 * ctx.sizes.scale
+            ),
+            field,
+            icon_button(ft.Icons.SCHEDULE, ctx.ui(S.EVENT_ASSEMBLY_NOW, round=label), now),
+            icon_button(ft.Icons.DELETE_OUTLINE, ctx.ui(S.EVENT_REMOVE_ROUND, round=label), remove),
+        ],
+        wrap=True,
+        spacing=6,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def other_events(ctx: Context, store: LogStore, current: Event) -> list[ft.Control]:
+    controls: list[ft.Control] = [heading(ctx, S.EVENT_OTHERS)]
+    for event in store.events():
+        if event.id == current.id:
+            continue
+
+        def switch(_: ft.Event, event: Event = event) -> None:
+            try:
+                store.set_current_event(event.id)
+            except LogError as exc:
+                ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+                return
+            ctx.logbook.pages = 1
+            _done(ctx, ctx.ui(S.EVENT_SWITCHED, name=event.name))
+
+        controls.append(
+            ft.ListTile(
+                leading=ft.Icon(ft.Icons.EVENT),
+                title=ft.Text(event.name, size=ctx.sizes.body),
+                subtitle=ft.Text(
+                    event.date.isoformat() if event.date else "", size=ctx.sizes.small
+                ),
+                trailing=ft.TextButton(
+                    content=ft.Text(ctx.ui(S.EVENT_SWITCH), size=ctx.sizes.body), on_click=switch
+                ),
+                content_padding=ft.Padding.symmetric(horizontal=4),
+            )
+        )
+    if len(controls) == 1:
+        controls.append(ft.Text(ctx.ui(S.EVENT_NO_OTHERS), size=ctx.sizes.small))
+    name = ft.TextField(label=ctx.ui(S.EVENT_NEW_NAME), text_size=ctx.sizes.body)
+
+    def create(_: ft.Event) -> None:
+        try:
+            event = store.create_event(name.value or "", now_local().date())
+            store.set_current_event(event.id)
+        except InvalidInput as exc:
+            name.error = ctx.ui(
+                S.EVENT_DUPLICATE if exc.reason == "duplicate" else S.EVENT_NAME_REQUIRED
+            )
+            name.update()
+            return
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        ctx.logbook.pages = 1
+        _done(ctx, ctx.ui(S.EVENT_SWITCHED, name=event.name))
+
+    controls += [
+        heading(ctx, S.EVENT_NEW),
+        name,
+        ft.OutlinedButton(
+            content=ft.Text(ctx.ui(S.EVENT_CREATE), size=ctx.sizes.body),
+            icon=ft.Icons.ADD,
+            on_click=create,
+        ),
+    ]
+    return controls

@@ -1,0 +1,229 @@
+"""A saved record: who, what, which tier, where; a repeat with the principle and the next tier
+up; the match-slip line in Japanese and English to copy; edit, delete (confirmed), restore."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from records.errors import LogError
+from records.model import Record
+from records.slip import slip_line
+from records.store import LogStore
+
+from .. import routes
+from .. import strings as S
+from ..context import Context, Screen
+from ..routes import Route
+from ..widgets import heading, icon_button, penalty_chip, penalty_label, scrolling_column
+from .log_parts import (
+    ERROR_COLOR,
+    fault_screen,
+    infraction_title,
+    local_time,
+    official_note,
+    open_store,
+    place_label,
+    player_label,
+    player_route,
+    repeat_notice,
+    tier_of,
+)
+
+
+def record_screen(ctx: Context, route: Route) -> Screen | None:
+    store = open_store(ctx)
+    if store is None:
+        return fault_screen(ctx, ctx.ui(S.RECORD_TITLE))
+    record = store.record(route.item or "")
+    if record is None:
+        return None
+    infraction = ctx.regulation.infraction(record.infraction_id)
+    tier = tier_of(ctx, record.tier_id)
+    event = store.event(record.event_id)
+    controls: list[ft.Control] = []
+    if record.deleted:
+        controls.append(deleted_banner(ctx, store, record))
+    controls.append(
+        ft.TextButton(
+            content=ft.Text(
+                player_label(ctx, record.player), size=ctx.sizes.title, weight=ft.FontWeight.BOLD
+            ),
+            icon=ft.Icons.PERSON,
+            tooltip=ctx.ui(S.RECORD_PLAYER_HISTORY),
+            on_click=lambda _: ctx.actions.navigate(player_route(record.player)),
+        )
+    )
+    if infraction is not None:
+        controls.append(
+            ft.TextButton(
+                content=ft.Text(
+                    ctx.shown(ctx.regulation.standalone_title(infraction)), size=ctx.sizes.heading
+                ),
+                icon=ft.Icons.MENU_BOOK,
+                tooltip=ctx.ui(S.RECORD_OPEN_INFRACTION),
+                on_click=lambda _: ctx.actions.navigate(routes.INFRACTION.link(infraction.id)),
+            )
+        )
+    controls.append(
+        ft.Row(
+            [
+                ft.Text(penalty_label(ctx), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
+                penalty_chip(ctx, tier, clickable=True),
+            ],
+            wrap=True,
+        )
+    )
+    if infraction is not None and infraction.penalty.id != tier.id:
+        own = infraction.penalty
+        controls.append(
+            ft.Text(
+                ctx.ui(S.FORM_TIER_CHANGED, tier=f"{own.letter} {ctx.pick(own.title)}"),
+                size=ctx.sizes.body,
+            )
+        )
+    note = official_note(ctx, tier.id)
+    if note is not None:
+        controls.append(note)
+    facts = [place_label(ctx, record)] if place_label(ctx, record) else []
+    if event is not None:
+        facts.append(ctx.ui(S.LOG_EVENT_LINE, name=event.name))
+    facts.append(ctx.ui(S.RECORD_CREATED, time=local_time(record.created_at, with_date=True)))
+    if record.updated_at != record.created_at:
+        facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
+    controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts]
+    if record.note:
+        controls.append(
+            ft.Container(
+                ft.Text(record.note, size=ctx.sizes.body),
+                border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+                border_radius=6,
+                padding=8,
+            )
+        )
+    occurrence = 1
+    if not record.deleted:
+        repeat = store.repeats_of(record)
+        occurrence = repeat.occurrence
+        notice = repeat_notice(ctx, repeat, saved=True)
+        if notice is not None:
+            controls.append(notice)
+    controls.append(heading(ctx, S.RECORD_SLIP))
+    for lang, tooltip in (("ja", S.RECORD_COPY_JA), ("en", S.RECORD_COPY_EN)):
+        controls.append(slip_row(ctx, slip_line(record, ctx.regulation, lang, occurrence), tooltip))
+    if not record.deleted:
+        controls.append(
+            ft.Row(
+                [
+                    ft.OutlinedButton(
+                        content=ft.Text(ctx.ui(S.RECORD_EDIT), size=ctx.sizes.body),
+                        icon=ft.Icons.EDIT,
+                        on_click=lambda _: ctx.actions.navigate(routes.LOG_EDIT.link(record.id)),
+                    ),
+                    ft.OutlinedButton(
+                        content=ft.Text(
+                            ctx.ui(S.RECORD_DELETE), size=ctx.sizes.body, color=ERROR_COLOR
+                        ),
+                        icon=ft.Icons.DELETE_OUTLINE,
+                        icon_color=ERROR_COLOR,
+                        on_click=lambda _: confirm_delete(ctx, store, record),
+                    ),
+                ],
+                wrap=True,
+            )
+        )
+    return Screen(
+        title=" ".join(record.player.name.split()),
+        body=scrolling_column(controls, spacing=10),
+    )
+
+
+def slip_row(ctx: Context, line: str, tooltip: str) -> ft.Control:
+    """A match-slip line and its copy button (the copy happens in the client, inside the tap:
+    a browser allows the clipboard only there)."""
+    copy = icon_button(
+        ft.Icons.CONTENT_COPY,
+        ctx.ui(tooltip),
+        on_click=lambda _: ctx.actions.notify(ctx.ui(S.RECORD_COPIED, line=line)),
+    )
+    copy.action = ft.CopyToClipboard(line)
+    return ft.Container(
+        ft.Row(
+            [ft.Text(line, size=ctx.sizes.body, expand=True), copy],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        border_radius=6,
+        padding=ft.Padding.only(left=10, right=2, top=2, bottom=2),
+    )
+
+
+def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
+    def restore(_: ft.Event) -> None:
+        try:
+            store.restore_record(record.id)
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        ctx.actions.log_changed()
+        ctx.actions.refresh()
+        ctx.actions.notify(ctx.ui(S.RECORD_RESTORED))
+
+    return ft.Container(
+        ft.Row(
+            [
+                ft.Icon(ft.Icons.DELETE_OUTLINE, color=ERROR_COLOR),
+                ft.Text(ctx.ui(S.RECORD_DELETED), size=ctx.sizes.body, expand=True),
+                ft.FilledButton(
+                    content=ft.Text(ctx.ui(S.RECORD_RESTORE), size=ctx.sizes.body),
+                    icon=ft.Icons.RESTORE,
+                    on_click=restore,
+                ),
+            ],
+            wrap=True,
+        ),
+        border=ft.Border.all(2, ERROR_COLOR),
+        border_radius=8,
+        padding=12,
+    )
+
+
+def confirm_delete(ctx: Context, store: LogStore, record: Record) -> None:
+    """Deleting asks first; the record stays as a tombstone, and its page offers to restore it."""
+
+    def delete(_: ft.Event) -> None:
+        ctx.actions.close_dialog()
+        try:
+            store.delete_record(record.id)
+        except LogError as exc:
+            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+            return
+        ctx.actions.log_changed()
+        ctx.actions.refresh()
+        ctx.actions.notify(ctx.ui(S.RECORD_DELETED_DONE))
+
+    ctx.actions.show_dialog(
+        ft.AlertDialog(
+            modal=True,
+            title=ft.Text(ctx.ui(S.RECORD_DELETE_CONFIRM), size=ctx.sizes.heading),
+            content=ft.Text(
+                ctx.ui(
+                    S.RECORD_DELETE_DETAIL,
+                    player=player_label(ctx, record.player),
+                    infraction=infraction_title(ctx, record.infraction_id),
+                ),
+                size=ctx.sizes.body,
+            ),
+            actions=[
+                ft.TextButton(
+                    content=ft.Text(ctx.ui(S.CANCEL), size=ctx.sizes.body),
+                    on_click=lambda _: ctx.actions.close_dialog(),
+                ),
+                ft.FilledButton(
+                    content=ft.Text(ctx.ui(S.RECORD_DELETE), size=ctx.sizes.body),
+                    icon=ft.Icons.DELETE,
+                    style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
+                    on_click=delete,
+                ),
+            ],
+        )
+    )
