@@ -59,3 +59,30 @@ def test_groupings_follow_the_data(regulation: Regulation) -> None:
     assert drew is not None
     assert regulation.penalty_line(drew, "ja") == "罰則：警告"
     assert regulation.penalty_line(drew, "en") == "Penalty: Warning"
+
+
+def test_a_title_that_names_only_a_case_stands_alone_with_its_section(
+    regulation: Regulation,
+) -> None:
+    """規則性がない場合 alone means nothing in a log row or on a slip: its section goes first."""
+    pattern = regulation.infraction("marked-with-pattern")
+    no_pattern = regulation.infraction("marked-no-pattern")
+    assert pattern is not None and no_pattern is not None
+    assert regulation.standalone_title(pattern) == Text(
+        "裏の状態で区別のつくカードの使用：規則性がある場合",
+        "Using Cards Distinguishable Face-Down (Marked Cards): when there is a pattern",
+    )
+    assert regulation.standalone_title(no_pattern).en.endswith(": when there is no pattern")
+    # Every other title already says what happened, and stands as it is.
+    others = [i for i in regulation.infractions if i.section_id != "marked-cards"]
+    assert len(others) == len(regulation.infractions) - 2
+    assert all(regulation.standalone_title(i) is i.title for i in others)
+
+
+def test_sections_and_infractions_are_numbered_in_document_order(regulation: Regulation) -> None:
+    assert [s.number for s in regulation.sections] == list(range(1, len(regulation.sections) + 1))
+    assert [i.number for i in regulation.infractions] == list(
+        range(1, len(regulation.infractions) + 1)
+    )
+    assert regulation.sections[0].id == "deck-violations"
+    assert regulation.infractions[0].id == "deck-under-40-cards"

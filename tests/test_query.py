@@ -71,3 +71,5 @@ def test_phrases_and_word_pairs_are_kept_for_the_bonuses() -> None:
     english = parse("Check in late")
     assert english.word_pairs == ("check in", "in lat") and english.phrases == ()  # stems
     assert english.whole == "check in late"
+    # A pair is two Latin words side by side, never a word and a Japanese run.
+    assert parse("late 遅刻 drew cards").word_pairs == ("draw card",)  # stems

@@ -662,6 +662,10 @@ def test_why_names_the_words_the_fields_and_the_situation(index: SearchIndex) ->
     hit = index.search("ｽﾘｰﾌﾞ", limit=1)[0]
     assert [w.word for w in hit.why.words] == ["ｽﾘｰﾌﾞ"]  # as typed, for the judge to read
     assert index.search("長考", limit=1)[0].why.cues == ()
+    # A situation's English is found from its first word on.
+    hit = index.search("resolved", limit=1)[0]
+    assert hit.why.situation is not None
+    assert hit.why.situation.en == "Resolved a chain in activation order instead of in reverse."
 
 
 def test_why_finds_a_japanese_word_whole_by_its_kanji_core_or_by_half_its_pairs() -> None:
