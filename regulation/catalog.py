@@ -27,7 +27,6 @@ class Catalog:
     """Japanese → English look-up over a compiled gettext catalog."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         with path.open("rb") as fp:
             self._translations = gettext.GNUTranslations(fp)
         self._messages: dict[object, str] = self._translations._catalog  # type: ignore[attr-defined]

@@ -18,20 +18,18 @@ written and translated in the same change, so the error only reaches whoever edi
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .catalog import Catalog
 from .data import Compiled, read_compiled
-from .loader import RegulationError, english_catalog
+from .loader import ENTRY_ID, RegulationError, english_catalog
 from .model import Infraction, Principle, Regulation, Text
 from .paths import FINDER_PATH
 
 MAX_QUESTIONS = 4  # on any path from the first question to an entry (docs: product.md)
 MIN_OPTIONS = 2  # fewer is a dead end or no question at all
-NODE_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # route-safe: /finder/<id>
 TOP_KEYS = ("root", "nodes")
 NODE_KEYS = ("id", "question", "options")
 OPTION_KEYS = ("label", "next", "result")
@@ -266,7 +264,7 @@ class _Builder:
         if not isinstance(raw, dict):
             raise self.fail(where, "must be a mapping with id, question and options")
         node_id = self.string(raw, "id", where)
-        if not NODE_ID.fullmatch(node_id):
+        if not ENTRY_ID.fullmatch(node_id):
             raise self.fail(
                 f"{where} '{node_id}'",
                 "id must be lowercase ASCII letters and digits joined by '-'",

@@ -7,6 +7,7 @@ wrong, so that a broken data file never surfaces as a traceback.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ from .model import (
 from .paths import RULES_PATH
 
 RegulationError = DataError  # the name the app and its tests know the data's faults by
+# Every id of the data, the finder's too: lowercase ASCII words joined by '-', route-safe
+# (/infractions/<id>, /finder/<id>) and one spelling per entry (stored bookmarks).
+ENTRY_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 def load_regulation(rules_path: Path = RULES_PATH, catalog: Catalog | None = None) -> Regulation:
@@ -125,7 +129,7 @@ class _Builder:
         if not isinstance(node, dict):
             raise self.fail(where, "must be a mapping")
         entry_id = self.field(node, "id", where)
-        if not entry_id.isascii() or not entry_id.replace("-", "").isalnum():
+        if not ENTRY_ID.fullmatch(entry_id):
             raise self.fail(f"{where} '{entry_id}'", "id must be lowercase ASCII words and '-'")
         if entry_id in self.seen_ids:
             raise self.fail(f"{where} '{entry_id}'", f"duplicate id '{entry_id}'")

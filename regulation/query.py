@@ -97,12 +97,12 @@ def parse(query: str) -> Query:
     cuts = {position for span in cues.spans for position in span}
 
     def typed(start: int, end: int) -> str:
-        """The original of folded [start, end), with what folding dropped at its end (ドロー)."""
-        if end <= start:
-            return ""
+        """The original of folded [start, end) (never empty), with what folding dropped at its
+        end (ドロー). Whitespace is never dropped (it folds to a space), so none is taken."""
         first, last = folded.original_span(start, end)
         after = folded.original_span(end, end + 1)[0] if end < len(folded.text) else len(original)
-        return original[first:after].rstrip() or original[first:last]
+        # Empty only inside one character folded to several (㍻ → 平成): then that character.
+        return original[first:after] or original[first:last]
 
     terms: list[Term] = []
     phrases: list[str] = []

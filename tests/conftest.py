@@ -1,4 +1,12 @@
-"""Shared fixtures: the real regulation, loaded once per test session."""
+"""Shared fixtures: the real regulation, its search index and its finder, built once.
+
+Under mutation testing (scripts/mutation.sh) they are built for every test while mutmut records
+which tests call which function: it runs, for each mutant, only the tests it saw call the
+mutated function, and a fixture built once would credit the loader, the index and the finder to
+the first test that asked for them alone. The folding memos are forgotten before each test
+there for the same reason, and a mutant's own module's tests run first (mutmut stops at the
+first failure: most mutants are then decided in a second, not after the whole selection).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,13 +29,68 @@ if str(ROOT) not in sys.path:
 os.environ["PENALTY_GUIDE_DATA_DIR"] = tempfile.mkdtemp(prefix="penalty-guide-data-")
 atexit.register(shutil.rmtree, os.environ["PENALTY_GUIDE_DATA_DIR"], ignore_errors=True)
 
+from regulation import normalize  # noqa: E402
+from regulation.finder import Finder, load_finder  # noqa: E402
 from regulation.loader import load_regulation  # noqa: E402
 from regulation.model import Regulation  # noqa: E402
+from regulation.search import SearchIndex  # noqa: E402
+
+# The test module of each mutated module, where it is not test_<module>.py.
+_TESTS_OF_MODULE = {
+    "routes": "test_views.py",
+    "normalize": "test_search.py",
+    "highlight": "test_search.py",
+    "explain": "test_search.py",
+    "compile": "test_data.py",
+    "extract": "test_catalogs.py",
+    "catalog": "test_catalogs.py",
+}
 
 
-@pytest.fixture(scope="session")
+def _under_mutmut() -> bool:
+    return bool(os.environ.get("MUTANT_UNDER_TEST"))
+
+
+def _shared(scope: str) -> Callable[..., str]:
+    """`scope`, except while mutmut collects its statistics: one per test then."""
+
+    def scope_now(fixture_name: str, config: pytest.Config) -> str:
+        return "function" if os.environ.get("MUTANT_UNDER_TEST") == "stats" else scope
+
+    return scope_now
+
+
+@pytest.fixture(scope=_shared("session"))
 def regulation() -> Regulation:
     return load_regulation()
+
+
+@pytest.fixture(scope=_shared("session"))
+def index(regulation: Regulation) -> SearchIndex:
+    return SearchIndex.build(regulation)
+
+
+@pytest.fixture(scope=_shared("session"))
+def finder(regulation: Regulation) -> Finder:
+    return load_finder(regulation)
+
+
+@pytest.fixture(autouse=True)
+def _forget_folding_memos_under_mutmut() -> Iterator[None]:
+    if _under_mutmut():
+        normalize.stem.cache_clear()
+        normalize._TABLE.clear()
+    yield
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under mutmut, the tests of the mutated module first (the order is otherwise mutmut's)."""
+    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
+    if mutant.count(".") < 2:  # not a mutant: stats, a clean run, or no mutmut at all
+        return
+    module = mutant.split(".")[1]
+    own = _TESTS_OF_MODULE.get(module, f"test_{module}.py")
+    items.sort(key=lambda item: item.path.name != own)
 
 
 @pytest.fixture

@@ -149,6 +149,24 @@ def test_language_choice_persists(apps) -> None:
     assert "A Caution" in restarted.texts()
 
 
+def test_the_language_is_stored_only_once_the_judge_chooses_one(apps) -> None:
+    """A first start follows the device's language. Saving another setting must not pin that
+    guess: the device's language may change before the judge ever picks one."""
+    app = apps(locale="ja-JP")
+    app.route(routes.INFRACTION.link("bribery"))
+    app.click(app.find(ft.IconButton, tooltip="ブックマークに追加"))
+    app.route(routes.SETTINGS.link())
+    app.click(app.find(ft.IconButton, tooltip="文字を大きく"))
+    assert "bookmarks" in app.prefs and "text_scale" in app.prefs
+    assert "language" not in app.prefs
+    moved = apps(prefs=app.prefs, locale="en-US")  # the device now prefers English
+    assert moved.has_text("A Caution")
+    moved.route(routes.SETTINGS.link())
+    moved.select(moved.find_all(ft.RadioGroup)[0], "ja")  # chosen: kept whatever the device says
+    assert moved.prefs["language"] == "ja"
+    assert apps(prefs=moved.prefs, locale="en-US").has_text("A 注意")
+
+
 @pytest.mark.parametrize(
     ("query", "expected_title"),
     [

@@ -12,8 +12,9 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from regulation.catalog import LOCALES_DIR, load_catalog
-from regulation.model import Regulation
+from regulation.catalog import LOCALES_DIR, MissingTranslation, load_catalog
+from regulation.extract import extract_regulation_yaml
+from regulation.model import Regulation, Text
 
 ROOT = Path(__file__).resolve().parent.parent
 PO_PATH = LOCALES_DIR / "en" / "LC_MESSAGES" / "messages.po"
@@ -125,3 +126,48 @@ def test_the_extractor_finds_every_finder_question_and_answer(regulation: Regula
     assert {message for message, _comments in found} == expected
     node_ids = {node.id for node in finder.nodes()}
     assert all(comments and comments[0] in node_ids for _message, comments in found), found
+
+
+def test_a_string_the_catalog_lacks_shows_its_japanese() -> None:
+    """An untranslated sentence (a revision not yet translated) shows the Japanese in English
+    mode instead of stopping the app; only `english` insists on a translation."""
+    catalog = load_catalog()
+    missing = "カタログにない文"
+    assert missing not in catalog and catalog.lookup(missing) is None
+    assert catalog.text(missing) == Text(missing, missing)
+    assert catalog.text(f"navigation\x04{missing}") == Text(missing, missing)
+    with pytest.raises(MissingTranslation, match=f"^{missing}$"):
+        catalog.english(missing)
+    assert "注意" in catalog and catalog.english("注意") == catalog.lookup("注意") == "Caution"
+
+
+SAMPLE_YAML = """\
+document:
+  label: 罰則ガイドライン
+tiers:
+  - id: caution
+    title: 注意
+    points:
+      - 一つ目
+      - 二つ目
+    aliases:
+      ja: [ちゅうい]
+infractions:
+  - id: bribery
+    section: fraud
+    title: 買収
+"""
+
+
+def test_the_extractor_yields_each_string_with_its_line_and_entry() -> None:
+    """What `pybabel extract` puts in the template: every string people read (list items
+    too), on its own line, tagged with the id of the entry it belongs to; never ids,
+    aliases or cross-references."""
+    found = list(extract_regulation_yaml(io.BytesIO(SAMPLE_YAML.encode()), (), (), {}))
+    assert found == [
+        (2, None, "罰則ガイドライン", []),
+        (5, None, "注意", ["caution"]),
+        (7, None, "一つ目", ["caution"]),
+        (8, None, "二つ目", ["caution"]),
+        (14, None, "買収", ["bribery"]),
+    ]

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 import main
-from regulation.model import Regulation
+from regulation.loader import load_regulation
+from regulation.model import Infraction, Regulation
+from regulation.search import SearchIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,10 +45,13 @@ def call(capsys, *args: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def test_list_json_has_every_entry_in_document_order(regulation: Regulation) -> None:
-    result = run("list", "--json")
-    assert result.returncode == 0, result.stderr
-    entries = json.loads(result.stdout)["entries"]
+def test_list_json_has_every_entry_in_document_order(regulation: Regulation, capsys) -> None:
+    status, out, err = call(capsys, "list", "--json")
+    assert status == 0, err
+    # Readable as it is: indented, Japanese as itself rather than \u escapes.
+    assert out.startswith('{\n  "entries": [\n    {\n      "id": "caution",\n')
+    assert '"ja": "故意ではなく、過剰にカードを引いた"' in out
+    entries = json.loads(out)["entries"]
     kinds = [e["kind"] for e in entries]
     assert kinds == ["tier"] * 6 + ["principle"] * 4 + ["infraction"] * 28
     assert [e["id"] for e in entries] == [e.id for e in regulation.entries()]
@@ -64,19 +69,28 @@ def test_list_json_has_every_entry_in_document_order(regulation: Regulation) -> 
     assert entries[0]["section"] is None and entries[0]["penalty"] is None
 
 
-def test_list_groups_by_category_and_section(capsys) -> None:
+def test_list_groups_by_category_and_section(capsys, regulation: Regulation) -> None:
     status, out, _ = call(capsys, "list")
     assert status == 0
+    lines = [line.strip() for line in out.splitlines()]
     order = [
+        "罰則ガイドライン / Penalty Guidelines",
+        "== 罰則 / Penalties ==",
+        "A  注意 / Caution  [caution]",
+        "== 罰則の適用 / Applying Penalties ==",
+        "- 本規定は指針 / These regulations are guidelines  [judge-discretion]",
         "== デッキ / Deck ==",
-        "1. デッキに関する違反",
-        "== デッキリスト",
-        "== プレイ",
-        "== 行為",
+        "1. デッキに関する違反 / Deck Violations",
+        "== デッキリスト / Deck List ==",
+        "== プレイ / Play ==",
+        "== 行為 / Conduct ==",
     ]
-    positions = [out.index(marker) for marker in order]
+    positions = [lines.index(marker) for marker in order]
     assert positions == sorted(positions)
-    assert "[B 警告] 故意ではなく、過剰にカードを引いた" in out
+    drew = lines.index("[B 警告] 故意ではなく、過剰にカードを引いた")
+    assert lines[drew + 1] == "Warning: Unintentionally drew extra cards  [drew-extra-cards]"
+    listed = [line.rpartition("  [")[2][:-1] for line in lines if line.endswith("]")]
+    assert sorted(listed) == sorted(entry.id for entry in regulation.entries())  # each once
 
 
 def test_search_json_contract(capsys) -> None:
@@ -90,6 +104,10 @@ def test_search_json_contract(capsys) -> None:
     assert results[0]["title"]["ja"] == "故意ではなく、過剰にカードを引いた"
     scores = [r["score"] for r in results]
     assert scores == sorted(scores, reverse=True)
+    # The engine's scores, to three decimals.
+    hits = SearchIndex.build(load_regulation()).search("drawing extra cards", limit=3)
+    assert scores == [round(hit.score, 3) for hit in hits]
+    assert any(score != round(score, 2) for score in scores)
 
 
 def test_search_finds_a_tier_by_its_japanese_name(capsys) -> None:
@@ -99,10 +117,29 @@ def test_search_finds_a_tier_by_its_japanese_name(capsys) -> None:
 
 
 def test_search_readable_output_shows_rank_penalty_and_both_titles(capsys) -> None:
-    out = call(capsys, "search", "ひきすぎ")[1]
+    status, out, _ = call(capsys, "search", "ひきすぎ")
+    assert status == 0
     first = out.splitlines()[0]
     assert first.startswith(" 1. [B 警告 / Warning] 故意ではなく、過剰にカードを引いた")
     assert "Unintentionally drew extra cards" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize(
+    ("query", "lines"),
+    [
+        ("注意", [" 1. [tier A] 注意", "    Caution  (caution)"]),
+        ("情状酌量", [
+            " 1. [principle] 本規定は指針",
+            "    These regulations are guidelines  (judge-discretion)",
+        ]),
+        ("zzzzqqqq", ["no results for 'zzzzqqqq'"]),
+    ],
+    ids=["tier", "principle", "nothing"],
+)  # fmt: skip
+def test_search_readable_output_badges_tiers_and_principles(capsys, query, lines) -> None:
+    status, out, _ = call(capsys, "search", query, "--limit", "1")
+    assert status == 0
+    assert out.splitlines() == lines
 
 
 @pytest.mark.parametrize("query", ["", "   ", "(((", "\x07\x1b[31m", "🂡" * 50, "\udcff"])
@@ -129,6 +166,7 @@ def test_version(capsys) -> None:
     assert out.strip() == "ocg-penalty-guide 1.0.0"
 
 
+@pytest.mark.process
 def test_output_cut_short_by_a_pager_is_not_an_error() -> None:
     """Like `main.py list | head`: the reader is gone before the first write."""
     process = subprocess.Popen(
@@ -167,10 +205,10 @@ def _walk_finder_json(node: dict, depth: int, seen: set[str], results: list[str]
     return deepest
 
 
-def test_finder_json_contract(regulation: Regulation) -> None:
-    result = run("finder", "--json")
-    assert result.returncode == 0, result.stderr
-    payload = json.loads(result.stdout)
+def test_finder_json_contract(regulation: Regulation, capsys) -> None:
+    status, out, err = call(capsys, "finder", "--json")
+    assert status == 0, err
+    payload = json.loads(out)
     assert set(payload) == {"root"}
     seen: set[str] = set()
     results: list[str] = []
@@ -183,11 +221,11 @@ def test_finder_json_contract(regulation: Regulation) -> None:
     assert {i.id for i in regulation.infractions} <= set(results)
 
 
-def test_finder_json_is_the_loaded_tree(regulation: Regulation) -> None:
+def test_finder_json_is_the_loaded_tree(regulation: Regulation, capsys) -> None:
     from regulation.finder import load_finder
 
     finder = load_finder(regulation)
-    root = json.loads(run("finder", "--json").stdout)["root"]
+    root = json.loads(call(capsys, "finder", "--json")[1])["root"]
     assert root["id"] == finder.root.id
     assert root["question"] == finder.root.question.as_dict()
     for option, expected in zip(root["options"], finder.root.options, strict=True):
@@ -199,11 +237,10 @@ def test_finder_json_is_the_loaded_tree(regulation: Regulation) -> None:
 
 
 def test_finder_readable_tree_shows_both_languages_and_every_infraction(
-    regulation: Regulation,
+    regulation: Regulation, capsys
 ) -> None:
-    result = run("finder")
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    status, out, err = call(capsys, "finder")
+    assert status == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("? 何についての問題ですか？")
     assert lines[1].strip() == "What is it about?"
@@ -214,6 +251,41 @@ def test_finder_readable_tree_shows_both_languages_and_every_infraction(
     assert "[B 警告] 故意ではなく、過剰にカードを引いた" in lines[drew - 1]
     indents = {len(line) - len(line.lstrip()) for line in lines if line.lstrip().startswith("?")}
     assert len(indents) >= 3, "nested questions are indented deeper"
+
+
+def test_finder_readable_tree_nests_each_question_under_its_answer(
+    regulation: Regulation, capsys
+) -> None:
+    """Four spaces deeper per question asked before; each answer under its question, then the
+    question it leads to or the entry it ends on (penalty and title, or 原則 and label)."""
+    from regulation.finder import load_finder
+
+    finder = load_finder(regulation)
+    lines = call(capsys, "finder")[1].splitlines()
+    for node in finder.nodes():
+        pad = "    " * len(finder.path_to(node.id))
+        at = lines.index(f"{pad}? {node.question.ja}  [{node.id}]")
+        assert lines[at + 1] == f"{pad}  {node.question.en}"
+        answers = [line for line in lines[at + 2 :] if line.startswith(f"{pad}  - ")]
+        for option in node.options:
+            answer = f"{pad}  - {option.label.ja} / {option.label.en}"
+            below = lines[lines.index(answer, at) + 1 :]
+            assert answer in answers[: len(node.options)], answer
+            entry = option.result
+            if option.next is not None:
+                assert below[0] == f"{pad}    ? {option.next.question.ja}  [{option.next.id}]"
+            elif isinstance(entry, Infraction):
+                tier = entry.penalty
+                assert below[:2] == [
+                    f"{pad}      → [{tier.letter} {tier.title.ja}] {entry.title.ja}",
+                    f"{pad}        {tier.title.en}: {entry.title.en}  ({entry.id})",
+                ]
+            else:
+                assert entry is not None
+                assert below[:2] == [
+                    f"{pad}      → [原則] {entry.label.ja}",
+                    f"{pad}        Principle: {entry.label.en}  ({entry.id})",
+                ]
 
 
 def _app_with_finder(tmp_path: Path, old: str, new: str) -> Path:
@@ -230,6 +302,7 @@ def _app_with_finder(tmp_path: Path, old: str, new: str) -> Path:
     return app
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("as_json", [True, False])
 def test_finder_with_a_broken_tree_fails_in_one_line(tmp_path: Path, as_json: bool) -> None:
     app = _app_with_finder(tmp_path, "result: bribery\n", "result: brbery\n")
@@ -259,13 +332,13 @@ def test_finder_with_a_broken_tree_fails_in_one_line(tmp_path: Path, as_json: bo
     assert listed.returncode == 0
 
 
-def test_finder_bad_option_gets_one_line() -> None:
-    result = run("finder", "--jsn")
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "Traceback" not in result.stderr
+def test_finder_bad_option_gets_one_line(capsys) -> None:
+    status, out, err = call(capsys, "finder", "--jsn")
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1, err
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("query", "first"),
     [
@@ -289,6 +362,7 @@ def test_search_json_reads_situations(query: str, first: str) -> None:
 # -- output that cannot be written, or not in the console's encoding ----------------------------
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args", [("list",), ("list", "--json"), ("search", "slow play")])
 def test_a_full_disk_is_one_line_and_a_nonzero_exit(args: tuple[str, ...]) -> None:
     with open("/dev/full", "w") as full:
@@ -297,6 +371,7 @@ def test_a_full_disk_is_one_line_and_a_nonzero_exit(args: tuple[str, ...]) -> No
     assert result.stderr == "error: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.process
 def test_a_closed_stdout_is_one_line_and_a_nonzero_exit() -> None:
     result = subprocess.run(
         ["bash", "-c", 'exec "$0" main.py list >&-', sys.executable],
@@ -309,6 +384,7 @@ def test_a_closed_stdout_is_one_line_and_a_nonzero_exit() -> None:
     assert result.stderr == "error: cannot write the output: standard output is closed\n"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("encoding", ["cp1252", "ascii", "cp932"])
 def test_output_is_utf8_whatever_the_console(encoding: str) -> None:
     env = {**os.environ, "PYTHONIOENCODING": encoding}

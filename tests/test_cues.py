@@ -30,6 +30,10 @@ def quantities(query: str) -> set[Quantity]:
         ("七分遅刻", "minutes", 7),  # kanji numerals
         ("十二分遅れ", "minutes", 12),
         ("二十分", "minutes", 20),
+        ("十分遅刻", "minutes", 10),
+        ("十五分", "minutes", 15),
+        ("二十五分", "minutes", 25),
+        ("一〇分", "minutes", 10),  # digit by digit
         ("6ふん ちこく", "minutes", 6),  # a unit in hiragana
         ("じゅっぷんちこく", "minutes", 10),  # a number in hiragana too
         ("12 minutes late", "minutes", 12),
@@ -46,6 +50,13 @@ def quantities(query: str) -> set[Quantity]:
         ("4積み", "copies", 4),
         ("メインに3枚サイドに1枚", "copies", 4),  # copies in two places add up
         ("よんまい", "copies", 4),
+        ("3枚1枚", "copies", 4),  # back to back
+        ("デッキに4枚目、サイドに1枚", "copies", 5),
+        ("40枚超", "deck_size", 41),  # "over 40"
+        ("10枚", "deck_size", 10),  # from ten cards a count is a deck's size…
+        ("9枚", "copies", 9),  # …below, copies
+        ("5分遅刻、12分後に着席", "minutes", 12),  # of two times the latest counts
+        ("12分、5分", "minutes", 12),
     ],
 )
 def test_quantities(query: str, kind: str, value: int) -> None:

@@ -6,7 +6,10 @@ short, damaged or compiled from another YAML, and compiling refuses YAML that co
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -20,6 +23,7 @@ from regulation.data import (
     DataError,
     compile_data,
     compiled_path,
+    read_compiled,
     read_data,
 )
 from regulation.loader import RULES_PATH, RegulationError, load_regulation
@@ -85,6 +89,7 @@ def test_read_data_returns_the_yaml_as_plain_data() -> None:
     import yaml
 
     assert read_data(RULES_PATH) == yaml.safe_load(YAML_BYTES)
+    assert read_compiled(RULES_PATH) == compile_data(RULES_PATH)[1]  # data, digest, counts
 
 
 def test_a_packaged_app_may_ship_the_compiled_data_alone(tmp_path: Path, regulation) -> None:
@@ -123,29 +128,69 @@ def test_an_edited_yaml_that_nobody_compiled_is_refused(tmp_path: Path) -> None:
     assert message.endswith(f"changed since rules_ja.json was compiled: run {COMPILE_COMMAND}")
 
 
+def compiled_with_payload(payload: bytes) -> bytes:
+    """A compiled file whose manifest vouches for `payload` (as if the compiler wrote it)."""
+    manifest = json.loads(JSON_BYTES.split(b"\n", 1)[0])
+    manifest |= {"data_bytes": len(payload), "data_sha256": hashlib.sha256(payload).hexdigest()}
+    return json.dumps(manifest).encode() + b"\n" + payload
+
+
+STALE = f"run {COMPILE_COMMAND}"
+
+
 @pytest.mark.parametrize(
     ("compiled", "fault"),
     [
-        (None, f"missing (not compiled): run {COMPILE_COMMAND}"),
-        (b"", "manifest: missing or damaged"),
-        (b'{"tiers": [' + b"\n" + b"[" * 100_000, "manifest: missing or damaged"),
-        (b"[" * 100_000 + b"\n{}", "manifest: missing or damaged"),
-        (b'{"format": "1"}\n{}', "manifest: missing or damaged"),
-        (JSON_BYTES.replace(b'"format": 1', b'"format": 2', 1), "manifest: format 2"),
+        (None, f"missing (not compiled): {STALE}"),
+        (b"", f"manifest: missing or damaged: {STALE}"),
+        (JSON_BYTES.split(b"\n", 1)[0], f"manifest: missing or damaged: {STALE}"),  # no data
+        (b'{"tiers": [' + b"\n" + b"[" * 100_000, f"manifest: missing or damaged: {STALE}"),
+        (b"[" * 100_000 + b"\n{}", f"manifest: missing or damaged: {STALE}"),
+        (b'{"format": "1"}\n{}', f"manifest: missing or damaged: {STALE}"),
+        (JSON_BYTES.replace(b'"format": 1', b'"format": 2', 1), f"manifest: format 2: {STALE}"),
+        (compiled_with_payload(b'{"tiers": ['), f"data: not readable JSON: {STALE}"),
     ],
-    ids=["missing", "empty", "deep-data", "deep-manifest", "wrong-types", "other-format"],
+    ids=[
+        "missing",
+        "empty",
+        "manifest-only",
+        "deep-data",
+        "deep-manifest",
+        "wrong-types",
+        "other-format",
+        "bad-json",
+    ],
 )
 def test_a_compiled_file_of_the_wrong_shape_is_refused(
     tmp_path: Path, compiled: bytes | None, fault: str
 ) -> None:
-    assert fault in refusal(data_dir(tmp_path, YAML_BYTES, compiled))
+    path = data_dir(tmp_path, YAML_BYTES, compiled)
+    assert refusal(path) == f"{compiled_path(path)}: {fault}"
+
+
+def test_a_missing_or_unreadable_data_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    nothing = data_dir(tmp_path / "nothing", None, None)
+    assert refusal(nothing) == f"{compiled_path(nothing)}: no such file"
+    folder = data_dir(tmp_path / "folder", YAML_BYTES, None)
+    compiled_path(folder).mkdir()
+    assert refusal(folder) == f"{compiled_path(folder)}: {os.strerror(errno.EISDIR)}"
+    unreadable_yaml = data_dir(tmp_path / "yaml", None, JSON_BYTES)
+    unreadable_yaml.mkdir()
+    assert refusal(unreadable_yaml) == f"{unreadable_yaml}: {os.strerror(errno.EISDIR)}"
+
+
+def test_a_data_file_of_the_largest_size_is_read(tmp_path: Path) -> None:
+    """Only what is larger than MAX_COMPILED_BYTES is refused unread (this one is damaged)."""
+    path = data_dir(tmp_path, None, b"x" * MAX_COMPILED_BYTES)
+    assert refusal(path) == f"{compiled_path(path)}: manifest: missing or damaged: {STALE}"
 
 
 def test_an_endless_compiled_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
     path = data_dir(tmp_path, YAML_BYTES, None)
     compiled_path(path).symlink_to("/dev/zero")
     started = time.perf_counter()
-    assert f"larger than {MAX_COMPILED_BYTES} bytes" in refusal(path)
+    fault = f"larger than {MAX_COMPILED_BYTES} bytes: not a data file"
+    assert refusal(path) == f"{compiled_path(path)}: {fault}"
     assert time.perf_counter() - started < 5
 
 
@@ -194,10 +239,14 @@ def test_an_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
         ('  version: "2026-11"', "  version: 2026-11-01", "a timestamp value is not plain data"),
         ("  version: ", "  weight: .nan\n  version: ", "'.nan' is not a finite number"),
         ("  version: ", "  x: !!binary aGVsbG8=\n  version: ", "a binary value is not plain data"),
+        ("  version: ", "  x: !!set {a}\n  version: ", "a set value is not plain data"),
+        ("  version: ", "  x: !!omap [a: 1]\n  version: ", "a omap value is not plain data"),
+        ("  version: ", "  x: !!pairs [a: 1]\n  version: ", "a pairs value is not plain data"),
         ("  version: ", "  x: !!python/name:os.system\n  version: ", "could not determine"),
     ],
-    ids=["duplicate", "int-key", "bool-key", "date", "nan", "binary", "python-tag"],
-)
+    ids=["duplicate", "int-key", "bool-key", "date", "nan", "binary", "set", "omap", "pairs",
+         "python-tag"],
+)  # fmt: skip
 def test_yaml_that_could_hide_a_fault_is_refused_with_its_line(
     tmp_path: Path, old: str, new: str, fault: str
 ) -> None:
@@ -237,6 +286,19 @@ def test_a_control_character_is_one_line_with_its_line(tmp_path: Path) -> None:
     assert f": line {line}: character U+0007 is not allowed" in message
 
 
+def test_text_that_cannot_be_utf8_is_one_line(tmp_path: Path) -> None:
+    """A lone surrogate (a "\\uD800" escape) parses as YAML but is no text: refused whole."""
+    path = data_dir(tmp_path, b'x: "\\uD800"\n', None)
+    with pytest.raises(DataError) as caught:
+        compile_data(path)
+    assert str(caught.value).startswith(f"{path}: not plain data: ")
+    assert "surrogates not allowed" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_line_of_a_bad_character_counts_a_leading_empty_line(tmp_path: Path) -> None:
+    assert ": line 3: character U+0007" in compile_error(tmp_path, b"\nx: 1\ny: \x07\n")
+
+
 def test_deep_nesting_is_one_line(tmp_path: Path) -> None:
     message = compile_error(tmp_path, b"x: " + b"[" * 50_000 + b"]" * 50_000 + b"\n")
     assert ": structure: nested too deeply" in message
@@ -263,3 +325,67 @@ def test_compile_command_checks_and_writes(tmp_path: Path, monkeypatch, capsys) 
     assert "28 infractions" in capsys.readouterr().out
     assert compiled_path(path).read_bytes() == JSON_BYTES
     assert compile_module.main(["--check"]) == 0
+    assert capsys.readouterr().out == "rules_ja.json: up to date\n"
+
+
+def test_compile_command_stops_at_the_first_broken_file(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """The files after a broken one may be checked against it: nothing more is compiled."""
+    from regulation import compile as compile_module
+
+    broken = data_dir(tmp_path / "a", edited("penalty: warning\n", "penalty: yellow-card\n"), None)
+    later = data_dir(tmp_path / "b", YAML_BYTES, None)
+    files = ((broken, check_regulation), (later, check_regulation))
+    monkeypatch.setattr(compile_module, "DATA_FILES", files)
+    assert compile_module.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"error: {broken}: infraction 'drew-extra-cards': ")
+    assert err.endswith(
+        "unknown tier 'yellow-card' (known: caution, warning, duel-forfeiture, "
+        "match-forfeiture, disqualification, total-disqualification)\n"
+    )
+    assert not compiled_path(broken).exists() and not compiled_path(later).exists()
+
+
+def test_compile_command_names_a_file_it_cannot_write_and_goes_on(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from regulation import compile as compile_module
+
+    full, fine = (
+        data_dir(tmp_path / "a", YAML_BYTES, None),
+        data_dir(tmp_path / "b", YAML_BYTES, None),
+    )
+    monkeypatch.setattr(
+        compile_module, "DATA_FILES", ((full, check_regulation), (fine, check_regulation))
+    )
+    write = compile_module.write_atomically
+
+    def disk_full_for_the_first(path: Path, content: bytes) -> None:
+        if path == compiled_path(full):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        write(path, content)
+
+    monkeypatch.setattr(compile_module, "write_atomically", disk_full_for_the_first)
+    assert compile_module.main([]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"error: {compiled_path(full)}: No space left on device\n"
+    assert out == (
+        "rules_ja.json: compiled from rules_ja.yaml "
+        "(6 tiers, 4 principles, 4 categories, 9 sections, 28 infractions)\n"
+    )
+    assert compiled_path(fine).read_bytes() == JSON_BYTES
+    assert not compiled_path(full).exists()
+
+
+def test_compile_command_says_what_it_does(capsys) -> None:
+    from regulation import compile as compile_module
+
+    with pytest.raises(SystemExit) as exited:
+        compile_module.main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m regulation.compile [-h] [--check]\n\nCompile every")
+    assert "\n  --check     fail if any is stale; write none\n" in out

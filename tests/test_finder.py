@@ -25,16 +25,11 @@ from regulation.finder import (
     build_finder,
     load_finder,
 )
-from regulation.loader import RegulationError
+from regulation.loader import RegulationError, load_regulation
 from regulation.model import Infraction, Principle, Regulation, entry_title
 
 ROOT = Path(__file__).resolve().parent.parent
 JAPANESE = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-
-
-@pytest.fixture(scope="module")
-def finder(regulation: Regulation) -> Finder:
-    return load_finder(regulation)
 
 
 @pytest.fixture(scope="module")
@@ -147,9 +142,9 @@ def test_nodes_come_depth_first_in_the_order_of_the_answers(finder: Finder) -> N
 
 def test_unknown_node_ids(finder: Finder) -> None:
     assert finder.node("no-such-question") is None
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="'no-such-question'"):
         finder.path_to("no-such-question")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="'no-such-question'"):
         finder.parent("no-such-question")
 
 
@@ -375,6 +370,7 @@ def _mapping_option(tree: dict[str, Any]) -> None:
     node_of(tree, "deck-marks")["options"].append("わざと")
 
 
+TRANSLATE = "(translate it in messages.po, then pybabel compile)"
 CASES = [
     # (test id, change, where the message points, the fault it states)
     (
@@ -387,7 +383,7 @@ CASES = [
         "tier-as-result",
         _set_result("deck", 0, "warning"),
         "node 'deck' option 1",
-        "result 'warning' is a penalty tier",
+        "result 'warning' is a penalty tier, not an infraction or principle",
     ),
     (
         "infraction-unreachable",
@@ -396,12 +392,41 @@ CASES = [
         "no answer leads to infraction 'bribery'",
     ),
     (
+        "options-not-a-list",
+        _put("deck-marks", "options", "規則性がある"),
+        "node 'deck-marks'",
+        "'options' must be a list of answers",
+    ),
+    (
+        "next-not-text",
+        _put("deck", "next", 7, 4),
+        "node 'deck' option 5",
+        "field 'next' must be a non-empty string",
+    ),
+    (
+        "result-empty",
+        _put("deck-marks", "result", " ", 0),
+        "node 'deck-marks' option 1",
+        "field 'result' must be a non-empty string",
+    ),
+    (
+        "two-infractions-unreachable",
+        lambda t: (_remove_leaves("bribery")(t), _remove_leaves("deck-under-40-cards")(t)),
+        "tree",
+        "no answer leads to infraction 'deck-under-40-cards', 'bribery'",
+    ),
+    (
         "dead-end-one-answer",
         lambda t: node_of(t, "deck-marks")["options"].pop(),
         "node 'deck-marks'",
         "dead end: a question needs at least 2 answers, this one has 1",
     ),
-    ("dead-end-no-answers", _put("deck-marks", "options", []), "node 'deck-marks'", "dead end"),
+    (
+        "dead-end-no-answers",
+        _put("deck-marks", "options", []),
+        "node 'deck-marks'",
+        "dead end: a question needs at least 2 answers, this one has 0",
+    ),
     (
         "both-next-and-result",
         _put("deck-marks", "next", "play", 0),
@@ -412,41 +437,51 @@ CASES = [
         "neither-next-nor-result",
         _pop("deck-marks", "result", 1),
         "node 'deck-marks' option 2",
-        "has neither",
+        "needs exactly one of 'next' (a question) or 'result' (an entry), has neither",
     ),
     (
         "five-questions",
         _add_chain("deck-marks", 0, ["deeper", "deepest"]),
         "node 'deepest'",
-        "5 questions on the way (topic › deck › deck-marks › deeper › deepest); at most 4",
+        "5 questions on the way (topic › deck › deck-marks › deeper › deepest); at most 4 allowed",
     ),
     ("duplicate-id", _twice, "node 'deck-marks'", "duplicate id 'deck-marks'"),
     (
         "id-uppercase",
         _put("deck-marks", "id", "Deck-Marks"),
         "node #3 'Deck-Marks'",
-        "id must be lowercase ASCII",
+        "id must be lowercase ASCII letters and digits joined by '-'",
     ),
-    ("id-japanese", _put("deck-marks", "id", "デッキ"), "node #3 'デッキ'", "id must be lowercase"),
+    (
+        "id-japanese",
+        _put("deck-marks", "id", "デッキ"),
+        "node #3 'デッキ'",
+        "id must be lowercase ASCII letters and digits joined by '-'",
+    ),
     (
         "id-double-dash",
         _put("deck-marks", "id", "deck--marks"),
         "node #3 'deck--marks'",
-        "lowercase",
+        "id must be lowercase ASCII letters and digits joined by '-'",
     ),
-    ("id-slash", _put("deck-marks", "id", "deck/marks"), "node #3 'deck/marks'", "lowercase"),
-    ("id-number", _put("deck-marks", "id", 7), "node #3", "field 'id' must be a non-empty"),
+    (
+        "id-slash",
+        _put("deck-marks", "id", "deck/marks"),
+        "node #3 'deck/marks'",
+        "id must be lowercase ASCII letters and digits joined by '-'",
+    ),
+    ("id-number", _put("deck-marks", "id", 7), "node #3", "field 'id' must be a non-empty string"),
     (
         "untranslated-label",
         _put("deck-marks", "label", "規則性が少しある", 0),
         "node 'deck-marks' option 1",
-        "label 「規則性が少しある」 has no English in the catalog",
+        f"label 「規則性が少しある」 has no English in the catalog {TRANSLATE}",
     ),
     (
         "untranslated-question",
         _put("deck-marks", "question", "模様はありますか？"),
         "node 'deck-marks'",
-        "question 「模様はありますか？」 has no English in the catalog",
+        f"question 「模様はありますか？」 has no English in the catalog {TRANSLATE}",
     ),
     (
         "empty-label",
@@ -470,9 +505,14 @@ CASES = [
         "unknown-node-key",
         _put("deck-marks", "help", "x"),
         "node 'deck-marks'",
-        "unknown key 'help'",
+        "unknown key 'help' (allowed: id, question, options)",
     ),
-    ("unknown-top-key", lambda t: t.update(version=2), "top level", "unknown key 'version'"),
+    (
+        "unknown-top-key",
+        lambda t: t.update(version=2),
+        "top level",
+        "unknown key 'version' (allowed: root, nodes)",
+    ),
     (
         "unknown-next",
         _put("deck", "next", "deck-markings", 4),
@@ -491,9 +531,15 @@ CASES = [
         "two-parents",
         _two_parents,
         "node 'people' option 1",
-        "question 'deck' already follows node 'topic' option 1; a question follows one answer",
+        "question 'deck' already follows node 'topic' option 1; "
+        "a question follows one answer only (copy it under a new id)",
     ),
-    ("unreachable", _orphan, "node 'orphan'", "unreachable: no answer leads to it"),
+    (
+        "unreachable",
+        _orphan,
+        "node 'orphan'",
+        "unreachable: no answer leads to it from the first question 'topic'",
+    ),
     (
         "unknown-root",
         lambda t: t.update(root="start"),
@@ -501,15 +547,30 @@ CASES = [
         "root names unknown question 'start'",
     ),
     ("missing-root", lambda t: t.pop("root"), "top level", "missing required field 'root'"),
-    ("no-nodes", lambda t: t.update(nodes=[]), "top level", "'nodes' must list at least one"),
+    (
+        "no-nodes",
+        lambda t: t.update(nodes=[]),
+        "top level",
+        "'nodes' must list at least one question",
+    ),
     (
         "same-answer-twice",
         _put("deck-marks", "label", "規則性がある", 1),
         "node 'deck-marks' option 2",
         "two answers read 「規則性がある」",
     ),
-    ("option-not-a-mapping", _mapping_option, "node 'deck-marks' option 3", "must be a mapping"),
-    ("node-not-a-mapping", lambda t: t["nodes"].append("deck"), "node #17", "must be a mapping"),
+    (
+        "option-not-a-mapping",
+        _mapping_option,
+        "node 'deck-marks' option 3",
+        "must be a mapping with a label and 'next' or 'result'",
+    ),
+    (
+        "node-not-a-mapping",
+        lambda t: t["nodes"].append("deck"),
+        "node #17",
+        "must be a mapping with id, question and options",
+    ),
 ]
 
 
@@ -520,9 +581,7 @@ def test_a_broken_tree_is_refused_in_one_line(
     tmp_path: Path, regulation: Regulation, raw_tree, change, where: str, fault: str
 ) -> None:
     path = write_tree(tmp_path, broken(raw_tree, change))
-    message = load_error(regulation, path)
-    assert f": {where}" in message, message
-    assert fault in message, message
+    assert load_error(regulation, path) == f"{path}: {where}: {fault}"
 
 
 def test_yaml_syntax_error_names_the_line(tmp_path: Path, regulation: Regulation) -> None:
@@ -557,6 +616,40 @@ def test_the_finder_is_read_from_its_compiled_twin(monkeypatch, regulation) -> N
     assert load_finder(regulation).root.id == "topic"
 
 
+def test_the_compiler_checks_the_tree_and_names_its_file(tmp_path: Path, raw_tree) -> None:
+    """`python -m regulation.compile`'s own check of finder.yaml (against the compiled
+    regulation): the fault names the file."""
+    from regulation.compile import check_finder
+
+    path = write_tree(tmp_path, broken(raw_tree, _put("deck-marks", "id", "Deck-Marks")))
+    with pytest.raises(RegulationError) as caught:
+        compile_checked(path, check_finder)
+    assert str(caught.value) == (
+        f"{path}: node #3 'Deck-Marks': id must be lowercase ASCII letters and digits joined by '-'"
+    )
+    assert check_finder(FINDER_PATH, compile_data(FINDER_PATH)[1]) == load_finder(load_regulation())
+
+
+def test_a_finder_equals_the_same_tree_from_the_same_file(
+    tmp_path: Path, regulation: Regulation, finder: Finder
+) -> None:
+    """Value semantics, like the regulation's: a copy of the files loads an equal finder; the
+    same questions compiled from other YAML bytes (a comment added) are another finder."""
+    import shutil
+
+    for name in ("finder.yaml", "finder.json"):
+        shutil.copy(FINDER_PATH.with_name(name), tmp_path / name)
+    again = load_finder(regulation, path=tmp_path / "finder.yaml")
+    assert again == finder and hash(again) == hash(finder)
+    assert finder != finder.root and finder != "finder"
+    commented = tmp_path / "commented" / "finder.yaml"
+    commented.parent.mkdir()
+    commented.write_text("# …\n" + FINDER_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    other = load_finder(regulation, path=compiled_tree(commented))
+    assert other.root == finder.root and other != finder
+
+
+@pytest.mark.process
 def test_the_app_never_imports_pyyaml() -> None:
     code = (
         "import sys\n"

@@ -6,8 +6,7 @@ from __future__ import annotations
 import flet as ft
 import pytest
 
-from regulation.finder import Finder, load_finder
-from regulation.model import Infraction, Regulation, entry_title
+from regulation.model import Infraction, entry_title
 from views import routes
 
 try:
@@ -17,11 +16,6 @@ except ImportError:  # tests/ as a package
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def finder(regulation: Regulation) -> Finder:
-    return load_finder(regulation)
 
 
 def answer(app: FakeApp, label: str) -> None:

@@ -7,6 +7,7 @@ tests/test_search_quality.py.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,8 +17,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regulation.explain import FIELDS, Cue
-from regulation.highlight import SPAN_KEYS
+from regulation.explain import (
+    FIELDS,
+    Cue,
+    Field,
+    FieldText,
+    MatchedWord,
+    Why,
+    explain,
+    found_in,
+)
+from regulation.highlight import SPAN_KEYS, japanese_spans, merge_spans
 from regulation.model import (
     Aliases,
     Category,
@@ -31,20 +41,23 @@ from regulation.model import (
     entry_title,
 )
 from regulation.normalize import fold, fold_with_offsets, stem, within_one_edit
+from regulation.query import Term, parse
 from regulation.readings import Readings, load_readings
 from regulation.search import (
+    ALIAS,
+    EXACT,
     INTENT_LOWER,
     INTENT_RAISE,
+    PARTIAL,
     QUANTITY_LOWER,
     QUANTITY_RAISE,
+    RARITY_STRENGTH,
+    SAME_STEM,
+    TITLE,
+    WHOLE_FIELD_BONUS,
     SearchHit,
     SearchIndex,
 )
-
-
-@pytest.fixture(scope="module")
-def index(regulation: Regulation) -> SearchIndex:
-    return SearchIndex.build(regulation)
 
 
 def ids(hits: Sequence[SearchHit]) -> list[str]:
@@ -72,6 +85,7 @@ class Row:
     title: str
     aliases: tuple[str, ...] = ()
     remedy: str = "nothing to see here"
+    situations: tuple[str, ...] = ()
 
 
 def make_regulation(
@@ -108,6 +122,7 @@ def make_regulation(
                 penalty=tier,
                 remedy=(same(row.remedy),),
                 aliases=Aliases(en=row.aliases),
+                situations=tuple(map(same, row.situations)),
             )
             for number, row in enumerate(rows, 1)
         ),
@@ -130,6 +145,12 @@ def make_regulation(
         ("「禁止カード」、制限", " 禁止かど  制限"),  # punctuation separates
         ("a\x00b\u200bc", "a bc"),  # controls separate, invisible marks vanish
         ("パ", "ぱ"),
+        ("ﾊﾟﾁ", "ぱち"),  # the half-width handakuten composes too
+        ("ァヶ", "ぁゖ"),  # the first and the last katakana that have a hiragana
+        ("㌃", "ある"),  # a squared word: its letters, the long-vowel mark dropped
+        ("ﬁle", "file"),  # a ligature is its letters
+        ("\u3099か", "か"),  # a voicing mark after nothing is dropped
+        ("ำ", "า"),  # a letter whose first part is an invisible mark keeps the rest
     ],
 )
 def test_fold(raw: str, folded: str) -> None:
@@ -144,6 +165,9 @@ def test_offsets_map_folded_spans_back_to_the_original() -> None:
     start = folded.text.index("かど")
     assert raw[slice(*folded.original_span(start, start + 2))] == "カード"
     assert raw[slice(*folded.original_span(0, 3))] == "ﾃﾞｯｷ"
+    assert raw[slice(*folded.original_span(0, 1))] == "ﾃﾞ"  # で came from two characters
+    ligature = fold_with_offsets("ﬁ")
+    assert ligature.text == "fi" and ligature.original_span(0, 2) == (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -175,8 +199,12 @@ def test_word_forms_share_a_stem(forms: tuple[str, ...]) -> None:
         ("marker", "marked", True),  # substitution
         ("marked", "market", True),
         ("sleeve", "sleeves", True),
+        ("penelty", "penalty", True),  # substitution inside the word
+        ("revealed", "revealed", True),  # no edit at all
         ("forbidn", "forbidden", False),  # two edits
         ("abcdef", "badcfe", False),
+        ("xyrbidden", "forbidden", False),  # two substitutions side by side…
+        ("marked", "mbrkef", False),  # …or apart
     ],
 )
 def test_within_one_edit(first: str, second: str, expected: bool) -> None:
@@ -290,6 +318,81 @@ def test_exact_beats_prefix_beats_typo() -> None:
     assert ids(SearchIndex.build(without_exact).search("marbel")) == ["prefix", "typo"]
 
 
+def test_a_word_itself_beats_another_form_of_it() -> None:
+    regulation = make_regulation(
+        [Row("form", "s1", "drawing cards"), Row("itself", "s1", "drawn cards")]
+    )
+    assert ids(SearchIndex.build(regulation, Readings()).search("drawn")) == ["itself", "form"]
+
+
+def search_rows(query: str, rows: list[Row], **section_aliases: tuple[str, ...]) -> list[str]:
+    """The ids a query finds in a small regulation of `rows` (no readings)."""
+    regulation = make_regulation(rows, section_aliases)
+    return ids(SearchIndex.build(regulation, Readings()).search(query))
+
+
+def test_a_word_that_is_also_said_plainly_is_not_negated() -> None:
+    rows = [Row("both", "s1", "pattern, or no pattern"), Row("plain", "s1", "pattern here")]
+    assert search_rows("pattern", rows) == ["both", "plain"]  # equal: document order
+    rows = [Row("negated", "s1", "no pattern"), Row("plain", "s1", "pattern here")]
+    assert search_rows("pattern", rows) == ["plain", "negated"]
+
+
+def test_a_negated_word_keeps_the_weight_it_has_plainly_in_a_lower_field() -> None:
+    rows = [
+        Row("also-negated", "s1", "one", aliases=("no zebra",), situations=("a zebra",)),
+        Row("situation", "s1", "two", situations=("a zebra",)),
+    ]
+    assert search_rows("zebra", rows) == ["also-negated", "situation"]  # equal: document order
+
+
+@pytest.mark.parametrize(
+    ("rows", "sections", "expected"),
+    [
+        # Phrases count in titles, aliases and section names…
+        ([Row("apart", "s1", "one", ("in check",)), Row("together", "s2", "two", ("check in",))],
+         {}, ["together", "apart"]),
+        ([Row("apart", "s1", "one"), Row("together", "s2", "two")],
+         {"s1": ("in check",), "s2": ("check in",)}, ["together", "apart"]),
+        # …not in running text.
+        ([Row("apart", "s1", "one", remedy="in check"),
+          Row("together", "s1", "two", remedy="check in")],
+         {}, ["apart", "together"]),
+    ],
+    ids=["alias", "section", "body"],
+)  # fmt: skip
+def test_words_side_by_side_earn_the_phrase_bonus(rows, sections, expected) -> None:
+    assert search_rows("check in late", rows, **sections) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("zeb", ["zebra"]),  # three letters start a longer word…
+        ("ze", []),  # …two do not ("dq", "no", "at" are words)
+        ("4", []),  # nor does a number ("4" is not the start of "40")
+        ("zebre", ["zebra"]),  # a typo in five letters…
+        ("zebraa", ["zebra"]),  # …a letter too many…
+        ("zbra", []),  # …but not in four
+        ("walros", ["body-only"]),  # a typo found only in the body still counts
+    ],
+)
+def test_prefixes_and_typos(query: str, found: list[str]) -> None:
+    regulation = make_regulation(
+        [
+            Row("zebra", "s1", "zebra"),
+            Row("forty", "s1", "40 cards"),
+            Row("body-only", "s1", "one", remedy="look out for the walrus"),
+        ]
+    )
+    assert ids(SearchIndex.build(regulation, Readings()).search(query)) == found
+
+
+def test_the_query_as_a_whole_title_beats_a_title_that_holds_it() -> None:
+    rows = [Row("longer", "s1", "zebra crossing ahead"), Row("exact", "s1", "zebra crossing")]
+    assert search_rows("zebra crossing", rows) == ["exact", "longer"]
+
+
 def test_all_terms_beat_some() -> None:
     regulation = make_regulation(
         [Row("one-in-title", "s1", "alpha"), Row("both-in-alias", "s1", "other", ("beta x alpha",))]
@@ -327,6 +430,41 @@ def shown(regulation: Regulation, hit: SearchHit) -> dict[str, str]:
     }
 
 
+@pytest.mark.parametrize(
+    ("word", "text", "marked"),
+    [
+        ("ひきすぎ", "かどをひきすぎた", ["ひきすぎ"]),  # whole
+        ("かあいさうえお", "あい、うえお", ["あい", "うえお"]),  # its longest pieces
+        ("あいかうえ", "あい うえ", ["あい", "うえ"]),  # …up to the last two characters
+        ("あいかお", "あい、お", ["あい"]),  # never a single character
+        ("かあいうさ", "あいう", ["あいう"]),  # a piece grows one character at a time
+        ("けっていした", "けってい", ["けってい"]),
+    ],
+)
+def test_a_japanese_term_is_marked_whole_or_by_its_longest_pieces(
+    word: str, text: str, marked: list[str]
+) -> None:
+    term = Term(word, is_word=False)
+    assert [text[a:b] for a, b in sorted(japanese_spans(term, text))] == marked
+
+
+def test_a_japanese_term_also_marks_its_kanji_core_everywhere() -> None:
+    term = Term("決めた", is_word=False, core="決")
+    assert japanese_spans(term, "決定と決着と決") == [(0, 1), (3, 4), (6, 7)]
+
+
+def test_marked_spans_are_merged_when_they_touch_or_overlap() -> None:
+    assert merge_spans([(2, 4), (0, 2), (5, 6), (3, 5), (8, 9)]) == ((0, 6), (8, 9))
+
+
+def test_every_term_of_the_query_is_marked(index: SearchIndex, regulation: Regulation) -> None:
+    hit = index.search("カード 引いた drew", limit=1)[0]
+    strings = shown(regulation, hit)
+    marked = {key: [strings[key][a:b] for a, b in hit.spans[key]] for key in SPAN_KEYS}
+    assert hit.entry.id == "drew-extra-cards"
+    assert marked["title.ja"] == ["カード", "引いた"] and marked["title.en"] == ["drew"]
+
+
 def test_hit_spans_mark_the_matches_in_each_language(
     index: SearchIndex, regulation: Regulation
 ) -> None:
@@ -347,6 +485,10 @@ def test_hit_spans_for_half_width_query_point_at_the_full_width_title(
 
 
 # -- any input is safe ---------------------------------------------------------------------------
+
+# The shared fixtures (index, regulation) are built per test while mutmut collects its
+# statistics (conftest.py); they are immutable, so a test's examples may share them.
+PER_TEST = HealthCheck.function_scoped_fixture
 
 # Text that stresses folding: regex metacharacters, full/half width, kana, emoji, controls.
 TRICKY = st.text(
@@ -370,7 +512,7 @@ def check_spans(spans: tuple[tuple[int, int], ...], text: str) -> None:
         previous_end = end
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, PER_TEST])
 @given(query=st.one_of(TRICKY, st.text()), limit=st.one_of(st.none(), st.integers(-2, 40)))
 def test_any_query_gives_an_answer(
     index: SearchIndex, regulation: Regulation, query: str, limit: int | None
@@ -403,7 +545,7 @@ def test_fold_and_fold_with_offsets_agree(text: str) -> None:
         assert 0 <= start < end <= len(text)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, PER_TEST])
 @given(
     unit=st.one_of(TRICKY.filter(bool), st.sampled_from(["カード", "draw ", "a", "(", "😀"])),
     lone_surrogate=st.booleans(),
@@ -417,7 +559,7 @@ def test_huge_queries_finish_quickly(index: SearchIndex, unit: str, lone_surroga
     assert time.perf_counter() - started < 0.5  # bounded: the query is cut to a fixed length
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[PER_TEST])
 @given(data=st.data())
 def test_any_piece_of_a_title_finds_its_entry(
     index: SearchIndex, regulation: Regulation, data: st.DataObject
@@ -520,6 +662,54 @@ def test_why_names_the_words_the_fields_and_the_situation(index: SearchIndex) ->
     hit = index.search("ｽﾘｰﾌﾞ", limit=1)[0]
     assert [w.word for w in hit.why.words] == ["ｽﾘｰﾌﾞ"]  # as typed, for the judge to read
     assert index.search("長考", limit=1)[0].why.cues == ()
+    # A situation's English is found from its first word on.
+    hit = index.search("resolved", limit=1)[0]
+    assert hit.why.situation is not None
+    assert hit.why.situation.en == "Resolved a chain in activation order instead of in reverse."
+
+
+def test_why_finds_a_japanese_word_whole_by_its_kanji_core_or_by_half_its_pairs() -> None:
+    title = FieldText.of("title", fold("傷のあるスリーブ、決定"))
+    assert found_in(Term("傷", is_word=False), {}, title)  # one kanji: only whole
+    assert not found_in(Term("汚", is_word=False), {}, title)
+    assert found_in(Term("決めた", is_word=False, core="決"), {}, title)  # by its core
+    assert not found_in(Term("決めた", is_word=False, core="決"), {}, FieldText.of("body", "ほか"))
+    assert found_in(Term("すりぶの", is_word=False), {}, title)  # すり りぶ of ぶの: 2 of 3 pairs
+    assert not found_in(Term("すりっぱの", is_word=False), {}, title)  # 1 of 4: すり
+    assert found_in(Term("すりぶっぱ", is_word=False), {}, title)  # 2 of 4: half is enough
+    zebra = FieldText.of("title", "zebra crossing")
+    assert found_in(Term("zebras", is_word=True), {"zebras": {"zebra": 0.9}}, zebra)
+    assert not found_in(Term("zebras", is_word=True), {}, zebra)  # no expansion: not found
+
+
+def explained(query: str, fields: dict[Field, str], situations: list[str]) -> Why:
+    """explain() over hand-made fields (folded text) and situations, English expansions as
+    the words themselves."""
+    parsed = parse(query)
+    expansions = {t.text: {t.text: 1.0} for t in parsed.terms if t.is_word}
+    field_texts = tuple(FieldText.of(name, text) for name, text in fields.items())
+    folded = tuple((Text(s, s), FieldText.of("situation", fold(s))) for s in situations)
+    return explain(parsed, expansions, field_texts, folded, ())
+
+
+def test_why_names_the_situation_that_matched_best() -> None:
+    situations = ["ひきすずぎ", "ひきすぎた", "もういちどひきすぎた"]
+    # Found whole beats found in pieces; of two as good, the first.
+    why = explained("ひきすぎ", {"situation": "\n".join(situations)}, situations)
+    assert why.words == (MatchedWord("ひきすぎ", "situation"),)
+    assert why.situation == Text("ひきすぎた", "ひきすぎた")
+    # One English word found in one situation.
+    why = explained("zebra", {"situation": "a zebra crossing"}, ["a zebra crossing"])
+    assert why.situation == Text("a zebra crossing", "a zebra crossing")
+    # A word better found in the title names no situation, even one that has it.
+    why = explained("zebra", {"title": "zebra", "situation": "a zebra"}, ["a zebra"])
+    assert why.words == (MatchedWord("zebra", "title"),) and why.situation is None
+
+
+def test_why_names_the_section_when_only_its_name_matched() -> None:
+    regulation = make_regulation([Row("member", "s1", "one")], {"s1": ("tardiness",)})
+    hit = SearchIndex.build(regulation, Readings()).search("tardiness")[0]
+    assert hit.why.words == (MatchedWord("tardiness", "section"),)
 
 
 def test_why_says_when_intent_or_a_number_decided(index: SearchIndex) -> None:
@@ -586,6 +776,86 @@ def test_minutes_rank_the_sibling_whose_range_holds_them(query: str, expected: s
     assert all(
         first.score == pytest.approx(o.score * QUANTITY_RAISE / QUANTITY_LOWER) for o in others
     )
+
+
+def test_the_deliberate_form_takes_even_a_weak_accidental_match() -> None:
+    rows = [
+        Row("drew-extra-cards", "s1", "故意ではなく、x", remedy="zebra"),  # the body only
+        Row("broke-rules-on-purpose", "s1", "故意に、y"),
+    ]
+    assert search_rows("zebra on purpose", rows) == ["broke-rules-on-purpose", "drew-extra-cards"]
+
+
+@pytest.mark.parametrize(
+    ("query", "rows", "expected"),
+    [
+        # No entry has thresholds for this number: it moves nothing.
+        ("zebra 12 min", [Row("zebra", "s1", "zebra")], ["zebra"]),
+        # A number with no entries of its kind does not stop the next one.
+        ("deck 12 min 39 cards",
+         [Row("other", "s1", "deck list"), Row("deck-under-40-cards", "s1", "deck too small")],
+         ["deck-under-40-cards", "other"]),
+        # A sibling the words did not find does not stop the others moving.
+        ("late 12 min",
+         [Row("assembly-conditions-not-met", "s1", "at assembly"),
+          Row("not-seated-5-minutes", "s1", "late five"),
+          Row("not-seated-10-minutes", "s1", "late ten")],
+         ["not-seated-10-minutes", "not-seated-5-minutes"]),
+    ],
+    ids=["no-thresholds", "next-number", "sibling-not-found"],
+)  # fmt: skip
+def test_numbers_move_only_the_entries_of_their_kind(query, rows, expected) -> None:
+    assert search_rows(query, rows) == expected
+
+
+def test_weak_matches_still_count() -> None:
+    """Half a Japanese word's pairs (weighted by rarity), a typo of a word said only
+    negated in a section name, a kanji core in the body: each under one point, still found."""
+    rows = [Row("body-half", "s1", "x", remedy="あいう"), Row("title-half", "s1", "うえお")]
+    assert search_rows("あいうえお", rows) == ["title-half", "body-half"]
+    assert search_rows("zebros", [Row("member", "s1", "one")], s1=("no zebras",)) == ["member"]
+    assert search_rows("決めた", [Row("core", "s1", "x", remedy="決定")]) == ["core"]
+    assert search_rows("あああ", [Row("other", "s1", "x")]) == []  # one pair, found nowhere
+
+
+def scores(query: str, rows: list[Row]) -> dict[str, float]:
+    index = SearchIndex.build(make_regulation(rows), Readings())
+    return {hit.entry.id: hit.score for hit in index.search(query)}
+
+
+def test_scores_follow_the_documented_model() -> None:
+    """The module's model on small cases: best field weight × match quality × term rarity,
+    scaled by the square of the share of terms matched; a Japanese word in pieces scores
+    PARTIAL × the rarity-weighted field weight of the pairs found."""
+    entries = 4  # the tier, the principle and two rows
+
+    def rarity(found_in: int) -> float:
+        return 1 + RARITY_STRENGTH * math.log(entries / found_in)
+
+    def pair_rarity(documents: int) -> float:
+        return math.log(1 + entries / (1 + documents))
+
+    rows = [Row("zebra", "s1", "zebra crossing"), Row("other", "s1", "ひきすぎた")]
+    assert scores("zebra", rows) == {"zebra": pytest.approx(TITLE * EXACT * rarity(1))}
+    assert scores("zebra lion", rows)["zebra"] == pytest.approx(TITLE * rarity(1) / 2**2)
+    for whole in ("ひきすぎ", "すぎた", "ひき"):  # found whole, whatever its length
+        assert scores(whole, rows) == {"other": pytest.approx(TITLE * EXACT * rarity(1))}
+    rows = [Row("late", "s1", "遅刻"), Row("other", "s1", "x")]  # a name with a verb ending
+    assert scores("遅刻した", rows) == {"late": pytest.approx(TITLE * SAME_STEM * rarity(1))}
+    # …unless the word itself is found, in a field as good.
+    rows = [Row("late", "s1", "遅刻したとき", aliases=("遅刻",)), Row("other", "s1", "x")]
+    assert scores("遅刻した", rows) == {"late": pytest.approx(TITLE * EXACT * rarity(1))}
+    # A query that is a whole title or alias earns the whole-field bonus.
+    rows = [Row("late", "s1", "x", aliases=("遅刻", "遅刻した")), Row("other", "s1", "y")]
+    whole = ALIAS * EXACT * rarity(1) + ALIAS * WHOLE_FIELD_BONUS
+    assert scores("遅刻した", rows) == {"late": pytest.approx(whole)}
+    rows = [Row("first", "s1", "あいう"), Row("second", "s1", "いうえ")]
+    common, own = pair_rarity(2), pair_rarity(1)  # いう is in both; あい and うえ in one
+    partial = PARTIAL * TITLE * (own + common) / (own + common + own)
+    assert scores("あいうえ", rows) == {
+        "first": pytest.approx(partial * rarity(2)),
+        "second": pytest.approx(partial * rarity(2)),
+    }
 
 
 def test_a_number_alone_moves_nothing_the_words_did_not_find() -> None:

@@ -52,11 +52,6 @@ def load_cases() -> list[Case]:
 CASES = load_cases()
 
 
-@pytest.fixture(scope="module")
-def index(regulation: Regulation) -> SearchIndex:
-    return SearchIndex.build(regulation)
-
-
 def ours(index: SearchIndex, query: str) -> list[str]:
     return [hit.entry.id for hit in index.search(query, limit=3)]
 

@@ -17,7 +17,16 @@ from regulation.model import Regulation
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "regulation" / "source" / "penalty_guidelines_ja.txt"
-SHARED_SOURCE = ROOT.parent / "shared" / "regulation" / "penalty_guidelines_ja.txt"
+# The team's copy of the regulation (../shared beside the checkout, or beside any folder above
+# it): the snapshot above must be that file byte for byte wherever it can be found.
+SHARED_SOURCE = next(
+    (
+        folder / "shared" / "regulation" / "penalty_guidelines_ja.txt"
+        for folder in ROOT.parents
+        if (folder / "shared" / "regulation" / "penalty_guidelines_ja.txt").exists()
+    ),
+    ROOT.parent / "shared" / "regulation" / "penalty_guidelines_ja.txt",
+)
 
 
 def source_lines(path: Path) -> list[str]:

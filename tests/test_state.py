@@ -23,7 +23,10 @@ from views.state import (
     KEYS,
     MAX_BOOKMARKS,
     MAX_RECENT,
+    MAX_STORED_CHARS,
+    MAX_STORED_ITEMS,
     AppState,
+    newest_first,
     state_from_stored,
     stored_values,
 )
@@ -184,3 +187,62 @@ def test_a_language_that_is_not_a_choice_is_not_a_choice() -> None:
 def test_what_is_stored_reads_back() -> None:
     state = state_from_stored(GOOD, KNOWN.__contains__)
     assert stored_values(state) == GOOD
+
+
+def test_a_bookmark_toggles_on_newest_first_and_off_again() -> None:
+    state = AppState()
+    assert state.toggle_bookmark("bribery") is True
+    assert state.toggle_bookmark("caution") is True
+    assert state.bookmarks == ["caution", "bribery"]
+    assert state.toggle_bookmark("bribery") is False
+    assert state.bookmarks == ["caution"]
+
+
+@pytest.mark.parametrize(
+    ("add", "read", "limit"),
+    [
+        (AppState.toggle_bookmark, lambda state: state.bookmarks, MAX_BOOKMARKS),
+        (AppState.visit, lambda state: state.recent, MAX_RECENT),
+    ],
+    ids=["bookmarks", "recent"],
+)
+def test_bookmarks_and_history_keep_the_newest(add, read, limit: int) -> None:
+    state = AppState()
+    ids = [f"entry-{n}" for n in range(limit + 3)]
+    for entry_id in ids:
+        add(state, entry_id)
+    assert read(state) == ids[::-1][:limit]
+
+
+@pytest.mark.parametrize(
+    ("key", "limit"), [(KEY_BOOKMARKS, MAX_BOOKMARKS), (KEY_RECENT, MAX_RECENT)]
+)
+def test_a_stored_list_keeps_its_first_ids_up_to_the_limit(key: str, limit: int) -> None:
+    ids = [f"entry-{n}" for n in range(limit + 3)]
+    state = state_from_stored({key: json.dumps(ids)}, lambda _id: True)
+    assert fields(state)[key] == ids[:limit]
+
+
+def test_stored_values_just_within_the_size_bounds_are_read() -> None:
+    """Values up to MAX_STORED_CHARS characters and MAX_STORED_ITEMS items are read; one more
+    and the value is corrupt (tests above: the default)."""
+    larger = "1.3" + "0" * (MAX_STORED_CHARS - 3)
+    assert state_from_stored({KEY_TEXT_SCALE: larger}, bool).settings.text_scale == 1.3
+    assert state_from_stored({KEY_TEXT_SCALE: larger + "0"}, bool).settings.text_scale == 1.0
+    spaced = json.dumps(["bribery"]).ljust(MAX_STORED_CHARS)
+    assert state_from_stored({KEY_BOOKMARKS: spaced}, bool).bookmarks == ["bribery"]
+    assert state_from_stored({KEY_BOOKMARKS: spaced + " "}, bool).bookmarks == []
+    many = ["bribery"] * MAX_STORED_ITEMS
+    assert state_from_stored({KEY_BOOKMARKS: many}, bool).bookmarks == ["bribery"]
+    assert state_from_stored({KEY_BOOKMARKS: [*many, "x"]}, bool).bookmarks == []
+
+
+def test_a_number_stored_as_a_number_is_read() -> None:
+    """Some stores hand numbers back as numbers rather than as the text the app wrote."""
+    assert state_from_stored({KEY_TEXT_SCALE: 1.3}, bool).settings.text_scale == 1.3
+    assert state_from_stored({KEY_TEXT_SCALE: 1}, bool).settings.text_scale == 1.0
+
+
+def test_two_id_lists_merge_newest_first_each_id_once() -> None:
+    assert newest_first(["b", "a"], ["a", "c", "d"], 3) == ["b", "a", "c"]
+    assert newest_first([], ["a"], 3) == ["a"]

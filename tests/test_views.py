@@ -64,10 +64,17 @@ def test_an_item_with_a_slash_or_a_space_stays_one_segment() -> None:
 
 
 def test_a_link_needs_its_item_exactly_when_the_pattern_has_one() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^/tiers/\{id\} needs id$"):
         routes.TIER.link()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^/tiers takes no id$"):
         routes.TIERS.link("warning")
+
+
+def test_a_search_route_keeps_its_query_in_one_spelling() -> None:
+    """Spaces as %20 (never +), and the query is part of the path the history keeps."""
+    assert routes.SEARCH.link(q="slow play") == "/search?q=slow%20play"
+    parsed = SCREEN_TABLE.parse("/search?q=slow+play&other=1")
+    assert parsed.path == "/search?q=slow%20play" and parsed.value("q") == "slow play"
 
 
 def test_every_navigation_root_lights_its_own_tab() -> None:
@@ -94,6 +101,24 @@ def test_history_goes_back_to_an_open_screen_instead_of_stacking_it() -> None:
     assert history.back() == parse("/search") and len(history) == 1
 
 
+def test_going_to_the_open_screen_again_keeps_the_history_and_takes_the_new_address() -> None:
+    parse = SCREEN_TABLE.parse
+    history = routes.History()
+    history.go(parse("/search"), True, [])
+    history.go(parse("/search?"), True, [])  # the same screen, spelt otherwise
+    assert [r.raw for r in history.stack] == ["/search?"]
+    for path in ("/categories", "/categories/play", "/infractions/bribery", "/tiers/warning"):
+        history.go(parse(path), False, [])
+    history.go(parse("/infractions/bribery/"), False, [])
+    assert [r.raw for r in history.stack] == [
+        "/search?",
+        "/categories",
+        "/categories/play",
+        "/infractions/bribery/",
+    ]
+    assert parse("/search").value("q") == ""  # a query value nobody gave
+
+
 def test_a_destination_needs_a_screen() -> None:
     spare = Destination(routes.Pattern("/spare"), ft.Icons.ADD, ft.Icons.ADD, "spare")
     with pytest.raises(ValueError, match="/spare"):
@@ -103,6 +128,11 @@ def test_a_destination_needs_a_screen() -> None:
 def test_stored_state_round_trips() -> None:
     state = AppState()
     state.change_settings(language="both", theme="dark", text_scale=1.3)
+    assert (state.settings.language, state.settings.theme, state.settings.text_scale) == (
+        "both",
+        "dark",
+        1.3,
+    )
     state.toggle_bookmark("bribery")
     state.visit("caution")
     stored = stored_values(state)
@@ -153,6 +183,7 @@ def test_recent_keeps_the_newest_first_without_repeats() -> None:
         (["en-GB", "ja-JP"], "en"),
         (["ja_JP"], "ja"),
         (["fr_FR"], "ja"),
+        (["ja-JP", "en-US"], "ja"),  # the device's first choice that the app has
         ([], "ja"),
     ],
 )
@@ -165,6 +196,12 @@ def test_highlighted_marks_exactly_the_spans() -> None:
     pieces = [(span.text, span.style is not None) for span in text.spans]
     assert pieces == [("a", False), ("bc", True), ("d", False), ("e", True), ("f", False)]
     assert "".join(span.text for span in text.spans) == "abcdef"
+
+
+def test_highlighted_keeps_the_first_of_overlapping_spans_and_no_empty_pieces() -> None:
+    text = highlighted("abcdef", [(4, 6), (2, 4), (0, 3)], size=16)
+    pieces = [(span.text, span.style is not None) for span in text.spans]
+    assert pieces == [("abc", True), ("d", False), ("ef", True)]
 
 
 def test_highlighted_without_spans_is_plain_text() -> None:
@@ -194,4 +231,6 @@ def test_text_size_setting_scales_every_size() -> None:
     normal, large = TypeScale(1.0), TypeScale(1.5)
     for size in ("small", "body", "heading", "title", "display"):
         assert getattr(large, size) == pytest.approx(getattr(normal, size) * 1.5, abs=0.1)
-    assert isinstance(highlighted("x", [], size=large.body), ft.Text)
+    # …and reaches highlighted text, marked or not.
+    assert highlighted("x", [], size=large.body).size == large.body
+    assert highlighted("xy", [(0, 1)], size=large.small).size == large.small

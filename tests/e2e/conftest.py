@@ -86,21 +86,16 @@ def app_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ap
         pytest.fail(str(exc), pytrace=False)
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="package")
-def session_network() -> NetworkLog:
-    """Every request of every browser context of the package, for the final offline check."""
-    return NetworkLog()
+    # Checked when the server stops, whichever test ran last: no request raised in the app.
+    if "Traceback" in server.log():
+        pytest.fail(f"the app server logged a Python error:\n{server.log()}", pytrace=False)
 
 
 OpenApp = Callable[..., FlutterApp]
 
 
 @pytest.fixture
-def open_app(
-    request: pytest.FixtureRequest, browser, app_server: AppServer, session_network: NetworkLog
-) -> Iterator[OpenApp]:
+def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> Iterator[OpenApp]:
     """Opens the app in a fresh browser context (own storage, own locale, own window size):
 
         app = open_app("phone", "ja-JP", "/infractions/drew-extra-cards")
@@ -146,7 +141,6 @@ def open_app(
             app.page.wait_for_timeout(400)
         context.close()
         if offline_check:
-            session_network.extend(app.network)
             problems += offline_problems(app.network)
     if problems:
         pytest.fail(

@@ -159,11 +159,6 @@ class NetworkLog:
     def fallback_fonts(self) -> list[str]:
         return fallback_font_requests(self.all_urls())
 
-    def extend(self, other: NetworkLog) -> None:
-        self.requests += other.requests
-        self.blocked += other.blocked
-        self.websockets += other.websockets
-
 
 def offline_problems(log: NetworkLog) -> list[str]:
     """What breaks the offline promise in `log`, as readable lines (empty when all is well)."""
