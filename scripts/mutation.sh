@@ -2,7 +2,8 @@
 # Mutation testing (README "Mutation testing"): mutmut mutates regulation/, views/state.py and
 # views/routes.py ([tool.mutmut] in pyproject.toml) and runs the fast in-process tests that
 # reach each mutant; then the score (scripts/mutation_score.py). Not in CI: a full run keeps
-# both cores busy for about half an hour. mutmut keeps its results in mutants/ and reruns only what changed.
+# both cores busy for about half an hour. mutmut keeps its results in mutants/ and reruns only
+# what changed.
 #
 #   scripts/mutation.sh                        # every mutant not yet decided, then the score
 #   scripts/mutation.sh "regulation.loader*"   # rerun one module's mutants (after new tests)
