@@ -425,6 +425,20 @@ def test_text_size_reaches_the_navigation_labels_and_the_language_button(apps, s
     assert all(a > b for a, b in zip(after, before, strict=True)), (before, after)
 
 
+def test_labelled_buttons_follow_the_text_size(apps) -> None:
+    """A button's label is text the judge reads at the table: it grows with the setting too."""
+    app = apps(route=routes.INFRACTION.link("drew-extra-cards"))
+
+    def label_size() -> float:
+        return app.find(ft.FilledTonalButton, text="この罰則を記録").content.size
+
+    before = label_size()
+    app.route(routes.SETTINGS.link())
+    app.click(app.find(ft.IconButton, tooltip="文字を大きく"))
+    app.route(routes.INFRACTION.link("drew-extra-cards"))
+    assert label_size() > before
+
+
 def test_a_client_that_never_answers_still_gets_the_app(apps) -> None:
     """A tab that outlived a server restart never answers the start-up's questions: after a
     short wait the app starts on the defaults instead of staying blank."""

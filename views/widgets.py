@@ -55,6 +55,35 @@ def penalty_chip(ctx: Context, tier: Tier, clickable: bool = False) -> ft.Contro
     )
 
 
+ButtonKind = (
+    type[ft.FilledButton]
+    | type[ft.FilledTonalButton]
+    | type[ft.OutlinedButton]
+    | type[ft.TextButton]
+)
+
+
+def text_button(
+    ctx: Context,
+    message: str,
+    *,
+    on_click: ft.ControlEventHandler | None = None,
+    kind: ButtonKind = ft.OutlinedButton,
+    icon: ft.IconData | None = None,
+    disabled: bool = False,
+    style: ft.ButtonStyle | None = None,
+) -> ft.Control:
+    """A button labelled by a UI message in the judge's text size (a plain label would keep
+    Flet's own size whatever the text-size setting)."""
+    return kind(
+        content=ft.Text(ctx.ui(message), size=ctx.sizes.body),
+        icon=icon,
+        on_click=on_click,
+        disabled=disabled,
+        style=style,
+    )
+
+
 def icon_button(icon: ft.IconData, label: str, on_click, disabled: bool = False) -> ft.IconButton:
     """An icon button that screen readers announce by `label` (tooltip alone is not enough)."""
     return ft.IconButton(

@@ -14,7 +14,7 @@ from regulation.model import Infraction, Tier
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import entry_route, heading, kind_tag, penalty_chip, scrolling_column
+from ..widgets import entry_route, heading, kind_tag, penalty_chip, scrolling_column, text_button
 
 
 def finder_screen(ctx: Context, node: FinderNode) -> Screen:
@@ -30,8 +30,10 @@ def finder_screen(ctx: Context, node: FinderNode) -> Screen:
     controls += [answer_button(ctx, option) for option in node.options]
     if steps:
         controls.append(
-            ft.TextButton(
-                content=ft.Text(ctx.ui(S.FINDER_START_OVER), size=ctx.sizes.body),
+            text_button(
+                ctx,
+                S.FINDER_START_OVER,
+                kind=ft.TextButton,
                 icon=ft.Icons.RESTART_ALT,
                 on_click=lambda _: ctx.actions.navigate(routes.FINDER.link()),
             )

@@ -15,6 +15,7 @@ from ..widgets import (
     penalty_chip,
     penalty_label,
     scrolling_column,
+    text_button,
     typical_situations,
 )
 
@@ -44,8 +45,10 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
             wrap=True,
         ),
         # The penalty log's form, the infraction and its tier filled in (views/screens/log_form.py).
-        ft.FilledTonalButton(
-            content=ft.Text(ctx.ui(S.RECORD_THIS), size=ctx.sizes.body),
+        text_button(
+            ctx,
+            S.RECORD_THIS,
+            kind=ft.FilledTonalButton,
             icon=ft.Icons.EDIT_NOTE,
             on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link(infraction=infraction.id)),
         ),

@@ -14,7 +14,7 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..widgets import heading, penalty_chip
+from ..widgets import heading, penalty_chip, text_button
 from .log_parts import (
     fault_screen,
     occurrences,
@@ -60,8 +60,10 @@ def log_screen(ctx: Context, route: Route) -> Screen:
         controls.append(banner)
     controls += [
         event_bar(ctx, event),
-        ft.FilledTonalButton(
-            content=ft.Text(ctx.ui(S.LOG_RECORD_TARDINESS), size=ctx.sizes.body),
+        text_button(
+            ctx,
+            S.LOG_RECORD_TARDINESS,
+            kind=ft.FilledTonalButton,
             icon=ft.Icons.DIRECTIONS_RUN,
             # The moment of the tap travels in the route: going back to the form keeps it.
             on_click=lambda _: ctx.actions.navigate(
@@ -102,13 +104,15 @@ def event_bar(ctx: Context, event: Event) -> ft.Control:
             ),
             ft.Row(
                 [
-                    ft.OutlinedButton(
-                        content=ft.Text(ctx.ui(S.EVENT_SETTINGS), size=ctx.sizes.body),
+                    text_button(
+                        ctx,
+                        S.EVENT_SETTINGS,
                         icon=ft.Icons.TUNE,
                         on_click=lambda _: ctx.actions.navigate(routes.LOG_EVENT.link()),
                     ),
-                    ft.OutlinedButton(
-                        content=ft.Text(ctx.ui(S.EXCHANGE_TITLE), size=ctx.sizes.body),
+                    text_button(
+                        ctx,
+                        S.EXCHANGE_TITLE,
                         icon=ft.Icons.IMPORT_EXPORT,
                         on_click=lambda _: ctx.actions.navigate(routes.LOG_EXCHANGE.link()),
                     ),
@@ -144,8 +148,10 @@ def log_rows(ctx: Context, store: LogStore, event: Event, column: ft.Column) -> 
                 column.controls.append(button)
             column.update()
 
-        button = ft.TextButton(
-            content=ft.Text(ctx.ui(S.LOG_MORE), size=ctx.sizes.body),
+        button = text_button(
+            ctx,
+            S.LOG_MORE,
+            kind=ft.TextButton,
             icon=ft.Icons.EXPAND_MORE,
             on_click=more,
         )

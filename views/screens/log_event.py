@@ -16,7 +16,7 @@ from records.store import LogStore, now_local
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..widgets import heading, icon_button, scrolling_column
+from ..widgets import heading, icon_button, scrolling_column, text_button
 from .log_parts import fault_screen, local_time, open_store, round_label
 
 TIME = re.compile(r"^(\d{1,2}):?(\d{2})$")
@@ -107,8 +107,10 @@ def details(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
         heading(ctx, S.EVENT_CURRENT),
         name,
         day,
-        ft.FilledButton(
-            content=ft.Text(ctx.ui(S.FORM_SAVE), size=ctx.sizes.body),
+        text_button(
+            ctx,
+            S.FORM_SAVE,
+            kind=ft.FilledButton,
             icon=ft.Icons.SAVE,
             on_click=save,
         ),
@@ -133,8 +135,9 @@ def rounds(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
         _done(ctx, ctx.ui(S.SAVED))
 
     controls.append(
-        ft.OutlinedButton(
-            content=ft.Text(ctx.ui(S.EVENT_ADD_ROUND), size=ctx.sizes.body),
+        text_button(
+            ctx,
+            S.EVENT_ADD_ROUND,
             icon=ft.Icons.ADD,
             on_click=add,
         )
@@ -230,8 +233,11 @@ def other_events(ctx: Context, store: LogStore, current: Event) -> list[ft.Contr
                 subtitle=ft.Text(
                     event.date.isoformat() if event.date else "", size=ctx.sizes.small
                 ),
-                trailing=ft.TextButton(
-                    content=ft.Text(ctx.ui(S.EVENT_SWITCH), size=ctx.sizes.body), on_click=switch
+                trailing=text_button(
+                    ctx,
+                    S.EVENT_SWITCH,
+                    kind=ft.TextButton,
+                    on_click=switch,
                 ),
                 content_padding=ft.Padding.symmetric(horizontal=4),
             )
@@ -259,8 +265,9 @@ def other_events(ctx: Context, store: LogStore, current: Event) -> list[ft.Contr
     controls += [
         heading(ctx, S.EVENT_NEW),
         name,
-        ft.OutlinedButton(
-            content=ft.Text(ctx.ui(S.EVENT_CREATE), size=ctx.sizes.body),
+        text_button(
+            ctx,
+            S.EVENT_CREATE,
             icon=ft.Icons.ADD,
             on_click=create,
         ),

@@ -34,7 +34,7 @@ from records.store import LogStore, describe_fault, now_local
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..widgets import heading, scrolling_column
+from ..widgets import heading, scrolling_column, text_button
 from .log_parts import ERROR_COLOR, fault_screen, open_store
 
 UNSAFE = re.compile(r"[^\w-]+")  # \w is Unicode: a Japanese tournament name stays readable
@@ -212,14 +212,6 @@ class Exchange:
     def screen(self) -> Screen:
         ctx = self.ctx
 
-        def button(message: str, icon: ft.IconData, on_click, filled: bool = False) -> ft.Control:
-            kind = ft.FilledTonalButton if filled else ft.OutlinedButton
-            return kind(
-                content=ft.Text(ctx.ui(message), size=ctx.sizes.body),
-                icon=icon,
-                on_click=on_click,
-            )
-
         async def save_csv(e: ft.Event) -> None:
             await self.save_as(e, "csv")
 
@@ -234,15 +226,31 @@ class Exchange:
             ft.Text(ctx.ui(S.EXPORT_HINT), size=ctx.sizes.small),
             ft.Row(
                 [
-                    button(S.EXPORT_CSV, ft.Icons.TABLE_CHART, save_csv, filled=True),
-                    button(S.EXPORT_JSON, ft.Icons.DATA_OBJECT, save_json, filled=True),
+                    text_button(
+                        ctx,
+                        S.EXPORT_CSV,
+                        icon=ft.Icons.TABLE_CHART,
+                        on_click=save_csv,
+                        kind=ft.FilledTonalButton,
+                    ),
+                    text_button(
+                        ctx,
+                        S.EXPORT_JSON,
+                        icon=ft.Icons.DATA_OBJECT,
+                        on_click=save_json,
+                        kind=ft.FilledTonalButton,
+                    ),
                 ],
                 wrap=True,
             ),
             ft.Row(
                 [
-                    button(S.EXPORT_TO_FOLDER, ft.Icons.FOLDER, self.to_folder),
-                    button(S.EXPORT_COPY_JSON, ft.Icons.CONTENT_COPY, self.copy_json),
+                    text_button(
+                        ctx, S.EXPORT_TO_FOLDER, icon=ft.Icons.FOLDER, on_click=self.to_folder
+                    ),
+                    text_button(
+                        ctx, S.EXPORT_COPY_JSON, icon=ft.Icons.CONTENT_COPY, on_click=self.copy_json
+                    ),
                 ],
                 wrap=True,
             ),
@@ -254,9 +262,17 @@ class Exchange:
             ft.Divider(),
             heading(ctx, S.IMPORT_TITLE),
             ft.Text(ctx.ui(S.IMPORT_HINT), size=ctx.sizes.small),
-            button(S.IMPORT_PICK, ft.Icons.UPLOAD_FILE, self.pick, filled=True),
+            text_button(
+                ctx,
+                S.IMPORT_PICK,
+                icon=ft.Icons.UPLOAD_FILE,
+                on_click=self.pick,
+                kind=ft.FilledTonalButton,
+            ),
             self.paste,
-            button(S.IMPORT_PASTE_BUTTON, ft.Icons.CONTENT_PASTE, self.import_pasted),
+            text_button(
+                ctx, S.IMPORT_PASTE_BUTTON, icon=ft.Icons.CONTENT_PASTE, on_click=self.import_pasted
+            ),
         ]
         return Screen(title=ctx.ui(S.EXCHANGE_TITLE), body=scrolling_column(controls, spacing=10))
 

@@ -24,7 +24,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY, TIER_COLORS
-from ..widgets import penalty_chip, penalty_label, scrolling_column, tier_text
+from ..widgets import penalty_chip, penalty_label, scrolling_column, text_button, tier_text
 from .log_parts import (
     ERROR_COLOR,
     current_round,
@@ -281,8 +281,10 @@ class RecordForm:
             self.tier_part,
             self.note_field,
             self.failure_part,
-            ft.FilledButton(
-                content=ft.Text(ctx.ui(S.FORM_SAVE), size=ctx.sizes.body),
+            text_button(
+                ctx,
+                S.FORM_SAVE,
+                kind=ft.FilledButton,
                 icon=ft.Icons.SAVE,
                 on_click=self._save,
                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=24, vertical=14)),
@@ -371,8 +373,9 @@ class RecordForm:
         ctx = self.ctx
         draft = self.draft
         controls: list[ft.Control] = [
-            ft.OutlinedButton(
-                content=ft.Text(ctx.ui(S.TARDY_ARRIVED_NOW), size=ctx.sizes.body),
+            text_button(
+                ctx,
+                S.TARDY_ARRIVED_NOW,
                 icon=ft.Icons.TIMER,
                 on_click=self._arrived_now,
             )
@@ -389,8 +392,10 @@ class RecordForm:
                 )
             )
             controls.append(
-                ft.TextButton(
-                    content=ft.Text(ctx.ui(S.TARDY_SET_ASSEMBLY), size=ctx.sizes.body),
+                text_button(
+                    ctx,
+                    S.TARDY_SET_ASSEMBLY,
+                    kind=ft.TextButton,
                     icon=ft.Icons.SCHEDULE,
                     on_click=lambda _: ctx.actions.navigate(routes.LOG_EVENT.link()),
                 )

@@ -18,7 +18,7 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..theme import TIER_COLORS
-from ..widgets import bilingual, penalty_chip, scrolling_column
+from ..widgets import bilingual, penalty_chip, scrolling_column, text_button
 
 WARNING_COLOR = "#F9A825"  # amber: a repeat is something to weigh, not an error
 ERROR_COLOR = "#C62828"
@@ -44,8 +44,10 @@ def fault_screen(ctx: Context, title: str) -> Screen:
         ft.Text(ctx.logbook.fault or "", size=ctx.sizes.body),
         ft.Text(ctx.ui(S.LOG_UNAVAILABLE_HINT), size=ctx.sizes.small),
         ft.Text(ctx.ui(S.DATA_FOLDER, path=str(ctx.logbook.folder)), size=ctx.sizes.small),
-        ft.FilledButton(
-            content=ft.Text(ctx.ui(S.RETRY), size=ctx.sizes.body),
+        text_button(
+            ctx,
+            S.RETRY,
+            kind=ft.FilledButton,
             icon=ft.Icons.REFRESH,
             on_click=lambda _: ctx.actions.refresh(),
         ),
@@ -73,8 +75,11 @@ def recovery_banner(ctx: Context) -> ft.Control | None:
                     size=ctx.sizes.body,
                     expand=True,
                 ),
-                ft.TextButton(
-                    content=ft.Text(ctx.ui(S.DISMISS), size=ctx.sizes.body), on_click=dismiss
+                text_button(
+                    ctx,
+                    S.DISMISS,
+                    kind=ft.TextButton,
+                    on_click=dismiss,
                 ),
             ],
             vertical_alignment=ft.CrossAxisAlignment.START,

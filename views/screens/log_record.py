@@ -14,7 +14,14 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..widgets import heading, icon_button, penalty_chip, penalty_label, scrolling_column
+from ..widgets import (
+    heading,
+    icon_button,
+    penalty_chip,
+    penalty_label,
+    scrolling_column,
+    text_button,
+)
 from .log_parts import (
     ERROR_COLOR,
     fault_screen,
@@ -114,8 +121,9 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
         controls.append(
             ft.Row(
                 [
-                    ft.OutlinedButton(
-                        content=ft.Text(ctx.ui(S.RECORD_EDIT), size=ctx.sizes.body),
+                    text_button(
+                        ctx,
+                        S.RECORD_EDIT,
                         icon=ft.Icons.EDIT,
                         on_click=lambda _: ctx.actions.navigate(routes.LOG_EDIT.link(record.id)),
                     ),
@@ -173,8 +181,10 @@ def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
             [
                 ft.Icon(ft.Icons.DELETE_OUTLINE, color=ERROR_COLOR),
                 ft.Text(ctx.ui(S.RECORD_DELETED), size=ctx.sizes.body, expand=True),
-                ft.FilledButton(
-                    content=ft.Text(ctx.ui(S.RECORD_RESTORE), size=ctx.sizes.body),
+                text_button(
+                    ctx,
+                    S.RECORD_RESTORE,
+                    kind=ft.FilledButton,
                     icon=ft.Icons.RESTORE,
                     on_click=restore,
                 ),
@@ -214,12 +224,16 @@ def confirm_delete(ctx: Context, store: LogStore, record: Record) -> None:
                 size=ctx.sizes.body,
             ),
             actions=[
-                ft.TextButton(
-                    content=ft.Text(ctx.ui(S.CANCEL), size=ctx.sizes.body),
+                text_button(
+                    ctx,
+                    S.CANCEL,
+                    kind=ft.TextButton,
                     on_click=lambda _: ctx.actions.close_dialog(),
                 ),
-                ft.FilledButton(
-                    content=ft.Text(ctx.ui(S.RECORD_DELETE), size=ctx.sizes.body),
+                text_button(
+                    ctx,
+                    S.RECORD_DELETE,
+                    kind=ft.FilledButton,
                     icon=ft.Icons.DELETE,
                     style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
                     on_click=delete,

@@ -6,7 +6,7 @@ import flet as ft
 
 from .. import strings as S
 from ..context import Context
-from ..widgets import entry_row, heading
+from ..widgets import entry_row, heading, text_button
 
 
 def saved_controls(ctx: Context) -> list[ft.Control]:
@@ -22,8 +22,10 @@ def saved_controls(ctx: Context) -> list[ft.Control]:
         ft.Row(
             [
                 heading(ctx, S.RECENT),
-                ft.TextButton(
-                    content=ft.Text(ctx.ui(S.CLEAR_RECENT), size=ctx.sizes.body),
+                text_button(
+                    ctx,
+                    S.CLEAR_RECENT,
+                    kind=ft.TextButton,
                     icon=ft.Icons.DELETE_SWEEP,
                     on_click=lambda _: ctx.actions.clear_recent(),
                     disabled=not recent,

@@ -10,7 +10,7 @@ from regulation.model import Infraction, Lang, Text
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import entry_row, icon_button, section_of
+from ..widgets import entry_row, icon_button, section_of, text_button
 from .saved import saved_controls
 
 RESULT_LIMIT = 30
@@ -33,13 +33,16 @@ def result_controls(ctx: Context, query: str) -> list[ft.Control]:
             ft.Icon(ft.Icons.SEARCH_OFF, size=40),
             ft.Text(ctx.ui(S.SEARCH_NO_RESULTS, query=query[:40]), size=ctx.sizes.body),
             ft.Text(ctx.ui(S.SEARCH_NO_RESULTS_HINT), size=ctx.sizes.small),
-            ft.FilledButton(
-                content=ft.Text(ctx.ui(S.SEARCH_TRY_FINDER), size=ctx.sizes.body),
+            text_button(
+                ctx,
+                S.SEARCH_TRY_FINDER,
+                kind=ft.FilledButton,
                 icon=ft.Icons.QUIZ,
                 on_click=lambda _: ctx.actions.navigate(routes.FINDER.link()),
             ),
-            ft.OutlinedButton(
-                content=ft.Text(ctx.ui(S.SEARCH_BROWSE_CATEGORIES), size=ctx.sizes.body),
+            text_button(
+                ctx,
+                S.SEARCH_BROWSE_CATEGORIES,
                 icon=ft.Icons.CATEGORY,
                 on_click=lambda _: ctx.actions.navigate(routes.CATEGORIES.link()),
             ),
