@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 
 APP_DIR_NAME = "ocg-penalty-guide"
@@ -37,3 +38,15 @@ def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = No
 
 def database_path(environ: Mapping[str, str] | None = None) -> Path:
     return data_dir(environ) / DATABASE_NAME
+
+
+def unused_path(now: datetime, name_for: Callable[[str], Path]) -> Path:
+    """`name_for(stamp)` for the moment `now` (20261130T130501), or with -2, -3 … after the
+    stamp: the first that names no existing file, so that nothing is ever overwritten."""
+    stamp = now.strftime("%Y%m%dT%H%M%S")
+    candidate = name_for(stamp)
+    counter = 1
+    while candidate.exists():
+        counter += 1
+        candidate = name_for(f"{stamp}-{counter}")
+    return candidate

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .errors import LogError
+from .paths import unused_path
 
 APPLICATION_ID = 0x4F434750  # "OCGP"
 
@@ -116,13 +117,9 @@ def check_not_newer(connection: sqlite3.Connection, path: Path, known: int) -> N
 
 def backup_path(path: Path, version: int, now: datetime) -> Path:
     """penalty-log.v1-backup-20261130T130501.sqlite3, never an existing file's name."""
-    stamp = now.strftime("%Y%m%dT%H%M%S")
-    candidate = path.with_name(f"{path.stem}.v{version}-backup-{stamp}{path.suffix}")
-    counter = 1
-    while candidate.exists():
-        counter += 1
-        candidate = path.with_name(f"{path.stem}.v{version}-backup-{stamp}-{counter}{path.suffix}")
-    return candidate
+    return unused_path(
+        now, lambda stamp: path.with_name(f"{path.stem}.v{version}-backup-{stamp}{path.suffix}")
+    )
 
 
 def take_backup(connection: sqlite3.Connection, target: Path) -> None:

@@ -41,7 +41,7 @@ from .model import (
     RepeatCheck,
     Round,
 )
-from .paths import database_path
+from .paths import database_path, unused_path
 from .schema import MIGRATIONS, Migration, check_not_newer, is_foreign, migrate
 from .tardiness import TardinessSuggestion, suggest_tardiness
 from .tiers import next_tier_up
@@ -958,12 +958,7 @@ def _content_fault(connection: sqlite3.Connection, path: Path) -> str | None:
 
 def _move_aside(path: Path, fault: str, now: datetime) -> Recovery:
     """Renames the file (and its -wal / -shm) to …damaged-<timestamp>; never deletes."""
-    stamp = now.strftime("%Y%m%dT%H%M%S")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
-    counter = 1
-    while target.exists():
-        counter += 1
-        target = path.with_name(f"{path.name}.damaged-{stamp}-{counter}")
+    target = unused_path(now, lambda stamp: path.with_name(f"{path.name}.damaged-{stamp}"))
     try:
         for suffix in ("-wal", "-shm"):
             companion = path.with_name(path.name + suffix)

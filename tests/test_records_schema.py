@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from records_support import Clock, open_store
 
 from records.errors import LogError
 from records.model import Player
-from records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Migration
+from records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Migration, backup_path
 from records.store import LogStore
 from regulation.model import Regulation
 
@@ -183,3 +184,19 @@ def test_two_processes_creating_the_file_at_once_both_succeed(
         thread.join()
     assert errors == []
     assert pragma(path, "user_version") == SCHEMA_VERSION
+
+
+def test_a_backup_never_takes_an_existing_file_s_name(tmp_path: Path) -> None:
+    """Two backups in the same second (or a file left there) get -2, -3 … after the stamp."""
+    log = tmp_path / "penalty-log.sqlite3"
+    now = datetime(2026, 11, 30, 13, 5, 1, tzinfo=UTC)
+    names = []
+    for _ in range(3):
+        backup = backup_path(log, 1, now)
+        backup.write_bytes(b"")
+        names.append(backup.name)
+    assert names == [
+        "penalty-log.v1-backup-20261130T130501.sqlite3",
+        "penalty-log.v1-backup-20261130T130501-2.sqlite3",
+        "penalty-log.v1-backup-20261130T130501-3.sqlite3",
+    ]
