@@ -478,6 +478,32 @@ def test_the_tournament_settings_set_rounds_and_assembly_times(apps, disk) -> No
     assert (event.name, event.date.isoformat()) == ("地区予選", "2026-12-05")
 
 
+def test_a_failed_change_of_the_tournament_is_said_and_changes_nothing(
+    apps, disk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = apps(route=routes.LOG_EVENT.link())
+    app.click(app.find(ft.OutlinedButton, text="回戦を追加"))
+    assert app.has_text("保存しました")
+    full = "not saved: the disk is full (SQLITE_FULL)"
+
+    def disk_full(self, *args: object) -> None:
+        raise LogError(full)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(LogStore, "set_round", disk_full)
+        app.click(app.find(ft.OutlinedButton, text="回戦を追加"))
+    assert app.has_text(f"保存できませんでした（入力した内容はそのままです）：{full}")
+    assert [r.number for r in disk().current_event().rounds] == [1]
+    # A name another tournament has is said beside the field; nothing is renamed.
+    app.type(app.find(ft.TextField, label="新しい大会の名前"), "二日目")
+    app.click(app.find(ft.OutlinedButton, text="作成して切り替える"))
+    first = next(e.name for e in disk().events() if e.name != "二日目")
+    app.type(app.find(ft.TextField, label="大会名"), first)
+    app.click(app.find(ft.FilledButton, text="保存"))
+    assert app.find(ft.TextField, label="大会名").error == "同じ名前の大会が既にあります。"
+    assert disk().current_event().name == "二日目"
+
+
 def test_switch_to_and_create_another_tournament(apps, disk) -> None:
     app = apps()
     record(app, DREW, "山田太郎")

@@ -17,7 +17,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..widgets import heading, icon_button, scrolling_column, text_button
-from .log_parts import fault_screen, local_time, open_store, round_label
+from .log_parts import change_log, fault_screen, local_time, log_changed, open_store, round_label
 
 TIME = re.compile(r"^(\d{1,2}):?(\d{2})$")
 
@@ -64,12 +64,6 @@ def event_screen(ctx: Context, route: Route) -> Screen:
     return Screen(title=title, body=scrolling_column(controls, spacing=10))
 
 
-def _done(ctx: Context, message: str) -> None:
-    ctx.actions.log_changed()
-    ctx.actions.refresh()
-    ctx.actions.notify(message)
-
-
 def details(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
     name = ft.TextField(label=ctx.ui(S.EVENT_NAME), value=event.name, text_size=ctx.sizes.body)
     day = ft.TextField(
@@ -87,7 +81,9 @@ def details(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
             day.update()
             return
         try:
-            store.update_event(event.id, name.value or "", parsed)
+            change_log(
+                ctx, lambda: store.update_event(event.id, name.value or "", parsed), ctx.ui(S.SAVED)
+            )
         except InvalidInput as exc:
             name.error = ctx.ui(
                 S.EVENT_DUPLICATE
@@ -97,11 +93,6 @@ def details(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
                 else S.FORM_INVALID
             )
             name.update()
-            return
-        except LogError as exc:
-            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-            return
-        _done(ctx, ctx.ui(S.SAVED))
 
     return [
         heading(ctx, S.EVENT_CURRENT),
@@ -127,12 +118,7 @@ def rounds(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
 
     def add(_: ft.Event) -> None:
         number = max((r.number for r in event.rounds), default=0) + 1
-        try:
-            store.set_round(event.id, number, None)
-        except LogError as exc:
-            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-            return
-        _done(ctx, ctx.ui(S.SAVED))
+        change_log(ctx, lambda: store.set_round(event.id, number, None), ctx.ui(S.SAVED))
 
     controls.append(
         text_button(
@@ -159,13 +145,11 @@ def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.C
     saved = [entry.assembly_at]  # what the store holds (submit and blur may both come)
 
     def set_time(moment: datetime | None) -> None:
-        try:
+        def save() -> None:
             store.set_round(event.id, entry.number, moment)
-        except LogError as exc:
-            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-            return
-        saved[0] = moment
-        _done(ctx, ctx.ui(S.EVENT_ASSEMBLY_SET, round=label))
+            saved[0] = moment
+
+        change_log(ctx, save, ctx.ui(S.EVENT_ASSEMBLY_SET, round=label))
 
     def typed(_: ft.Event) -> None:
         text = (field.value or "").strip()
@@ -187,12 +171,7 @@ def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.C
 
     def remove(_: ft.Event) -> None:
         others = [r for r in event.rounds if r.number != entry.number]
-        try:
-            store.set_rounds(event.id, others)
-        except LogError as exc:
-            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-            return
-        _done(ctx, ctx.ui(S.SAVED))
+        change_log(ctx, lambda: store.set_rounds(event.id, others), ctx.ui(S.SAVED))
 
     field.on_submit = typed
     field.on_blur = typed
@@ -218,13 +197,11 @@ def other_events(ctx: Context, store: LogStore, current: Event) -> list[ft.Contr
             continue
 
         def switch(_: ft.Event, event: Event = event) -> None:
-            try:
+            def save() -> None:
                 store.set_current_event(event.id)
-            except LogError as exc:
-                ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-                return
-            ctx.logbook.pages = 1
-            _done(ctx, ctx.ui(S.EVENT_SWITCHED, name=event.name))
+                ctx.logbook.pages = 1
+
+            change_log(ctx, save, ctx.ui(S.EVENT_SWITCHED, name=event.name))
 
         controls.append(
             ft.ListTile(
@@ -260,7 +237,7 @@ def other_events(ctx: Context, store: LogStore, current: Event) -> list[ft.Contr
             ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
             return
         ctx.logbook.pages = 1
-        _done(ctx, ctx.ui(S.EVENT_SWITCHED, name=event.name))
+        log_changed(ctx, ctx.ui(S.EVENT_SWITCHED, name=event.name))
 
     controls += [
         heading(ctx, S.EVENT_NEW),

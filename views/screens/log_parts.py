@@ -8,7 +8,7 @@ from datetime import datetime
 
 import flet as ft
 
-from records.errors import LogError
+from records.errors import InvalidInput, LogError
 from records.model import Event, Player, Record, RepeatCheck
 from records.store import LogStore
 from records.tiers import OFFICIALLY_RECORDED, REPEAT_PRINCIPLE_ID, officially_recorded
@@ -25,6 +25,27 @@ ERROR_COLOR = "#C62828"
 
 
 # -- the store -----------------------------------------------------------------------------------
+
+
+def change_log(ctx: Context, change: Callable[[], object], done: str) -> None:
+    """One change of the penalty log from a screen: once it is saved, the screens that show the
+    log are redrawn and `done` is said; a failure to save (a full or read-only disk) is said
+    instead and nothing changed. Invalid input goes back to the caller, to mark its field."""
+    try:
+        change()
+    except InvalidInput:
+        raise
+    except LogError as exc:
+        ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
+        return
+    log_changed(ctx, done)
+
+
+def log_changed(ctx: Context, done: str) -> None:
+    """After a change of the log is saved: redraw what shows it, and say `done`."""
+    ctx.actions.log_changed()
+    ctx.actions.refresh()
+    ctx.actions.notify(done)
 
 
 def open_store(ctx: Context) -> LogStore | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import flet as ft
 
-from records.errors import LogError
 from records.model import Record
 from records.slip import slip_line
 from records.store import LogStore
@@ -24,6 +23,7 @@ from ..widgets import (
 )
 from .log_parts import (
     ERROR_COLOR,
+    change_log,
     fault_screen,
     infraction_title,
     local_time,
@@ -167,14 +167,7 @@ def slip_row(ctx: Context, line: str, tooltip: str) -> ft.Control:
 
 def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
     def restore(_: ft.Event) -> None:
-        try:
-            store.restore_record(record.id)
-        except LogError as exc:
-            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-            return
-        ctx.actions.log_changed()
-        ctx.actions.refresh()
-        ctx.actions.notify(ctx.ui(S.RECORD_RESTORED))
+        change_log(ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED))
 
     return ft.Container(
         ft.Row(
@@ -202,14 +195,7 @@ def confirm_delete(ctx: Context, store: LogStore, record: Record) -> None:
 
     def delete(_: ft.Event) -> None:
         ctx.actions.close_dialog()
-        try:
-            store.delete_record(record.id)
-        except LogError as exc:
-            ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
-            return
-        ctx.actions.log_changed()
-        ctx.actions.refresh()
-        ctx.actions.notify(ctx.ui(S.RECORD_DELETED_DONE))
+        change_log(ctx, lambda: store.delete_record(record.id), ctx.ui(S.RECORD_DELETED_DONE))
 
     ctx.actions.show_dialog(
         ft.AlertDialog(
