@@ -73,11 +73,11 @@ def _event(store: LogStore, name: str | None, *, create: bool) -> Event:
     """--event NAME (created by `add` when new), else the current event."""
     if name is None:
         return store.current_event()
+    if create:  # found or made in one transaction: another process may be making it too
+        return store.create_event(name, existing_ok=True)
     found = store.event_by_name(name)
     if found:
         return found
-    if create:
-        return store.create_event(name)
     known = ", ".join(repr(e.name) for e in store.events()[:5]) or "none yet"
     raise InvalidInput(f"no event named {name!r} (events: {known})", "event", "unknown_id")
 
