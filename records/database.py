@@ -15,6 +15,7 @@ from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from .errors import Unwritable
 from .faults import describe_fault
 from .locks import Lock
 from .model import Player
@@ -50,6 +51,7 @@ class Database:
     ) -> None:
         self.connection = connection
         self.users_lock = users_lock  # records/locks.py: dropped when the connection closes
+        self.read_only: str | None = None  # why, when the log could only be opened to read
         self.path = path
         self.clock = clock
         self.lock = threading.RLock()
@@ -67,6 +69,8 @@ class Database:
     def write(self, doing: str = "not saved") -> Iterator[sqlite3.Connection]:
         """One write transaction; committed (durably) when the block ends, else rolled back."""
         db = self.connection
+        if self.read_only:
+            raise Unwritable(f"{doing}: the penalty log is read-only here ({self.read_only})")
         with self.lock:
             try:
                 db.execute("BEGIN IMMEDIATE")

@@ -91,7 +91,14 @@ class LogStore:
         path = path or database_path()
         opened = open_connection(path, clock, migrations)
         database = Database(opened.connection, path, clock, opened.users_lock)
+        database.read_only = opened.read_only
         return cls(database, regulation, opened.recovery, opened.migration_backup)
+
+    @property
+    def read_only(self) -> str | None:
+        """Why the log could only be opened for reading (a read-only folder, a full disk), in
+        one line; None when it can be written. Every write then refuses in one line."""
+        return self._database.read_only
 
     @property
     def clock(self) -> Callable[[], datetime]:
