@@ -85,6 +85,9 @@ WHY_MINUTES = N_("{n}分")
 WHY_DECK_SIZE = N_("デッキ{n}枚")
 WHY_COPIES = N_("同じカード{n}枚")
 WHY_SITUATION = N_("状況例：{situation}")
+WHY_NO_ACCIDENTAL_ENTRY = N_(
+    "規定には、うっかりした場合の項目はありません。判断はジャッジに委ねられます（アプリの注記）"
+)
 
 # Saved
 NO_BOOKMARKS = N_("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
