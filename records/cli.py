@@ -137,7 +137,8 @@ def _add(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  {principle.text.ja}\n  {principle.text.en}\n")
         if higher:
             out.write(
-                f"  the judge may apply {higher.title.en} ({higher.title.ja}); "
+                f"  the judge may apply a higher penalty; one tier up (the app's suggestion, the "
+                f"regulations name no tier): {higher.title.en} ({higher.title.ja}); "
                 f"the tier recorded is {record.tier_id}, unchanged\n"
             )
     return 0
