@@ -193,8 +193,15 @@ def _import(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
         _print_json(report.as_dict(), out)
         return 0
     created = " (new event)" if report.event_created else ""
+    elsewhere = ""
+    if report.elsewhere:
+        names = ", ".join(repr(name) for name in report.elsewhere_events)
+        elsewhere = (
+            f"; {report.elsewhere} more already belong to another event here ({names}): "
+            "merged there, not moved"
+        )
     out.write(
         f"imported {args.file} into {report.event.name!r}{created}: added {report.added}, "
-        f"updated {report.updated}, unchanged {report.unchanged}\n"
+        f"updated {report.updated}, unchanged {report.unchanged}{elsewhere}\n"
     )
     return 0

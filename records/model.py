@@ -130,9 +130,14 @@ class MergeReport:
     updated: int
     unchanged: int
     event_created: bool = False
+    # Records whose UUID already lives in another event of this log: merged there by the same
+    # rule, never moved (records/merge.py); the names of those events, in the report's words.
+    elsewhere: int = 0
+    elsewhere_events: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, int]:
-        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
+        counts = {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
+        return {**counts, "elsewhere": self.elsewhere}
 
 
 @dataclass(frozen=True, slots=True)
