@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from .errors import Unwritable
+from .errors import LogError, Unwritable
 from .faults import describe_fault
 from .locks import Lock
 from .model import Player
@@ -112,7 +112,12 @@ class Database:
         win a merge against the version it replaced)."""
         moment = self.clock()
         if after is not None and moment <= after:
-            moment = (after + MICROSECOND).astimezone(moment.tzinfo)
+            try:
+                moment = (after + MICROSECOND).astimezone(moment.tzinfo)
+            except OverflowError:  # a time from before times were bounded (validate.aware)
+                raise LogError(
+                    f"this record's time {iso(after)} is out of range: it cannot be changed"
+                ) from None
         return moment
 
     def integrity_check(self) -> str:
