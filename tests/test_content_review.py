@@ -152,3 +152,20 @@ def test_marking_cards_on_purpose_also_leads_to_cheating(regulation: Regulation)
     for entry_id in ("marked-with-pattern", "broke-rules-on-purpose"):
         entry = regulation.entry(entry_id)
         assert entry is not None and "ガン付け" in entry.aliases.all(), entry_id
+
+
+@pytest.mark.parametrize(
+    ("node_id", "none"),
+    [
+        ("result-without-playing", "見返りのない投了は違反ではありません"),
+        ("time-late", "5分未満で、大会の集合条件にも反していなければ、違反ではありません"),
+    ],
+)
+def test_the_finder_says_where_a_situation_is_no_infraction(
+    finder: Finder, node_id: str, none: str
+) -> None:
+    """A plain concession, and under 5 minutes late where the event sets no condition: a judge
+    following the finder must not land on an infraction for them (issue 19, items 5, 6)."""
+    node = finder.node(node_id)
+    assert node is not None
+    assert none in node.question.ja and "no infraction" in node.question.en

@@ -48,6 +48,11 @@ ALWAYS_APPLIES = N_("常に適用される原則")
 ALSO_KNOWN_AS = N_("別名")
 TYPICAL_SITUATIONS = N_("よくある状況の例")
 TYPICAL_SITUATIONS_NOTE = N_("このアプリが用意した例です。規定の本文ではありません。")
+# Headings the app shows that the regulation text it carries does not print.
+HEADING_NOT_IN_SOURCE = N_(
+    "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
+)
+LABEL_NOT_IN_SOURCE = N_("この見出しはアプリが付けたものです。規定の本文ではありません。")
 INFRACTION_COUNT = N_("違反：{count} 件")
 SELECT_AN_ITEM = N_("左の一覧から項目を選んでください。")
 
@@ -277,7 +282,8 @@ SAMPLE_TEXT = N_("見本：故意ではなく、過剰にカードを引いた")
 # About
 APP_VERSION = N_("アプリのバージョン")
 REGULATION = N_("規定")
-REGULATION_VERSION = N_("規定の版")
+# The source carries no version or date: this is when the app's copy of the text was taken.
+REGULATION_TEXT_AS_OF = N_("規定の本文を収録した時期")
 DATA_CHECKSUM = N_("データのチェックサム")
 LICENCES = N_("ライセンス")
 FONT_LICENCE = N_(
