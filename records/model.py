@@ -135,9 +135,17 @@ class MergeReport:
     elsewhere: int = 0
     elsewhere_events: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, int]:
-        counts = {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
-        return {**counts, "elsewhere": self.elsewhere}
+    def as_dict(self) -> dict[str, object]:
+        """The command line's JSON report; `elsewhere` (and those events' names) only when
+        there are any, so that the usual report keeps the contract's three counts."""
+        counts: dict[str, object] = {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+        }
+        if self.elsewhere:
+            counts |= {"elsewhere": self.elsewhere, "elsewhere_events": list(self.elsewhere_events)}
+        return counts
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,7 +92,13 @@ class LogStore:
         opened = open_connection(path, clock, migrations)
         database = Database(opened.connection, path, clock, opened.users_lock)
         database.read_only = opened.read_only
-        return cls(database, regulation, opened.recovery, opened.migration_backup)
+        store = cls(database, regulation, opened.recovery, opened.migration_backup)
+        try:
+            store._players.refresh_keys()
+        except BaseException:
+            store.close()
+            raise
+        return store
 
     @property
     def read_only(self) -> str | None:

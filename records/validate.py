@@ -10,6 +10,7 @@ from typing import Any
 from regulation.model import Regulation
 
 from .errors import InvalidInput
+from .identity import visible
 from .model import Player, RecordInput
 
 MAX_NAME = 100
@@ -75,10 +76,17 @@ def player(value: Player, field: str = "player") -> Player:
 
 
 def player_from(name: Any, player_id: Any, field: str = "player") -> Player:
-    """A Player from raw values (a form's, a file's), checked."""
+    """A Player from raw values (a form's, a file's), checked. A name or an ID of invisible
+    characters only (zero width spaces, bidi controls: records/identity.py) is refused."""
     cleaned = text(name, f"{field}.name", MAX_NAME, required=True, multiline=True)
     assert cleaned is not None  # required
-    return Player(cleaned, text(player_id, f"{field}.id", MAX_PLAYER_ID))
+    cleaned_id = text(player_id, f"{field}.id", MAX_PLAYER_ID)
+    for where, value in ((f"{field}.name", cleaned), (f"{field}.id", cleaned_id)):
+        if value is not None and not visible(value).strip():
+            raise InvalidInput(
+                f"{where}: only invisible characters (U+{ord(value[0]):04X}…)", where, "required"
+            )
+    return Player(cleaned, cleaned_id)
 
 
 def infraction_id(regulation: Regulation, value: Any, field: str = "infraction") -> str:
@@ -120,6 +128,8 @@ def table_label(value: Any, field: str = "table") -> str | None:
 def event_name(value: Any, field: str = "event.name") -> str:
     name = text(value, field, MAX_EVENT_NAME, required=True)
     assert name is not None
+    if not visible(name).strip():
+        raise InvalidInput(f"{field}: only invisible characters", field, "required")
     return name
 
 
