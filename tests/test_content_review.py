@@ -155,17 +155,20 @@ def test_marking_cards_on_purpose_also_leads_to_cheating(regulation: Regulation)
 
 
 @pytest.mark.parametrize(
-    ("node_id", "none"),
+    ("node_id", "answer"),
     [
-        ("result-without-playing", "見返りのない投了は違反ではありません"),
-        ("time-late", "5分未満で、大会の集合条件にも反していなければ、違反ではありません"),
+        ("result-without-playing", "見返りなしに、片方が投了した"),
+        ("time-late", "5分未満で、大会の集合条件には反していない"),
     ],
 )
-def test_the_finder_says_where_a_situation_is_no_infraction(
-    finder: Finder, node_id: str, none: str
+def test_the_finder_has_an_answer_that_is_no_infraction(
+    finder: Finder, node_id: str, answer: str
 ) -> None:
-    """A plain concession, and under 5 minutes late where the event sets no condition: a judge
+    """A plain concession, and under 5 minutes late where the event's condition is met: a judge
     following the finder must not land on an infraction for them (issue 19, items 5, 6)."""
     node = finder.node(node_id)
     assert node is not None
-    assert none in node.question.ja and "no infraction" in node.question.en
+    (option,) = [o for o in node.options if o.label.ja == answer]
+    assert option.none is not None and option.result is None and option.next is None
+    assert "違反にもあたりません" in option.none.text.ja
+    assert "no infraction" in option.none.text.en

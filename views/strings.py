@@ -49,6 +49,7 @@ ALSO_KNOWN_AS = N_("別名")
 TYPICAL_SITUATIONS = N_("よくある状況の例")
 TYPICAL_SITUATIONS_NOTE = N_("このアプリが用意した例です。規定の本文ではありません。")
 # Headings the app shows that the regulation text it carries does not print.
+FINDER_NO_INFRACTION = N_("違反ではありません（アプリの説明）")
 HEADING_NOT_IN_SOURCE = N_(
     "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
 )
