@@ -31,9 +31,15 @@ def log_command(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
+        _check_text_options(args)
         with LogStore.open(regulation) as store:
             if store.recovery:
                 err.write(f"warning: {store.recovery.message}\n")
+            if store.read_only and args.log_command in READ_COMMANDS:
+                err.write(
+                    "note: the penalty log is read-only here, so it can be listed and exported "
+                    f"but not changed ({store.read_only})\n"
+                )
             if store.migration_backup:
                 err.write(
                     f"note: the penalty log was upgraded; the old file was kept as "
@@ -49,6 +55,34 @@ def log_command(
         return 1
 
 
+# What still works where the log cannot be written, or without the guideline's data.
+READ_COMMANDS = ("list", "export")
+
+
+def bare_regulation() -> Regulation:
+    """A guideline with no entries: with the bundled data damaged, `log list` and `log export`
+    still show every record, with its infraction and tier ids in place of their titles."""
+    from regulation.model import Document, Text
+
+    empty = Text("", "")
+    document = Document(label=empty, version="", source_sha256="", penalty_label=empty)
+    return Regulation(document, (), empty, (), (), (), ())
+
+
+# Options whose value is text the log stores or looks up (FILE and -o are paths: any bytes).
+_TEXT_OPTIONS = ("player", "player_id", "infraction", "tier", "table", "note", "event")
+
+
+def _check_text_options(args: argparse.Namespace) -> None:
+    """Bytes that are not UTF-8 in an argument reach Python as lone surrogates (\udcff),
+    which no database or file can hold: refused by name, before the log is opened."""
+    for name in _TEXT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and any("\ud800" <= char <= "\udfff" for char in value):
+            option = "--" + name.replace("_", "-")
+            raise InvalidInput(f"{option}: not valid text (bytes that are not UTF-8)", name)
+
+
 def _print_json(payload: dict[str, Any], out: TextIO) -> None:
     json.dump(payload, out, ensure_ascii=False, indent=2)
     out.write("\n")
@@ -58,11 +92,11 @@ def _event(store: LogStore, name: str | None, *, create: bool) -> Event:
     """--event NAME (created by `add` when new), else the current event."""
     if name is None:
         return store.current_event()
+    if create:  # found or made in one transaction: another process may be making it too
+        return store.create_event(name, existing_ok=True)
     found = store.event_by_name(name)
     if found:
         return found
-    if create:
-        return store.create_event(name)
     known = ", ".join(repr(e.name) for e in store.events()[:5]) or "none yet"
     raise InvalidInput(f"no event named {name!r} (events: {known})", "event", "unknown_id")
 
@@ -159,8 +193,15 @@ def _import(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
         _print_json(report.as_dict(), out)
         return 0
     created = " (new event)" if report.event_created else ""
+    elsewhere = ""
+    if report.elsewhere:
+        names = ", ".join(repr(name) for name in report.elsewhere_events)
+        elsewhere = (
+            f"; {report.elsewhere} more already belong to another event here ({names}): "
+            "merged there, not moved"
+        )
     out.write(
         f"imported {args.file} into {report.event.name!r}{created}: added {report.added}, "
-        f"updated {report.updated}, unchanged {report.unchanged}\n"
+        f"updated {report.updated}, unchanged {report.unchanged}{elsewhere}\n"
     )
     return 0

@@ -7,7 +7,10 @@ and venue sync share. The rule, in one place (`incoming_wins`):
   converges on the same log whatever the order of the merges;
 - a tombstone stays a tombstone unless a later edit or restore beats it;
 - the event is matched by its UUID, else by its name, else created; its date and the rounds'
-  assembly times fill only what is missing here.
+  assembly times fill only what is missing here;
+- a record whose UUID already lives in another event of this log stays in that event (a merge
+  never moves a record between events): its versions are merged there by the same rule, and the
+  report counts it apart (`elsewhere`, with the events' names), not as added or updated here.
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ def merge(
                 (rowid, entry.number, at),
             )
         added = updated = unchanged = 0
+        elsewhere: set[str] = set()  # the UUIDs of the other events
+        elsewhere_count = 0
         for record in incoming.records:
             record = replace(record, event_id=local_uuid)
             rows = db.execute(
@@ -73,13 +78,19 @@ def merge(
                 added += 1
                 continue
             local = history.build(rows, db)[0]
-            if incoming_wins(local, replace(record, event_id=local.event_id)):
-                history.update(db, record)
+            wins = incoming_wins(local, replace(record, event_id=local.event_id))
+            if local.event_id != local_uuid:
+                elsewhere.add(local.event_id)
+                elsewhere_count += 1
+            elif wins:
                 updated += 1
             else:
                 unchanged += 1
+            if wins:
+                history.update(db, record)  # by UUID: the record stays in its own event
     event = events.or_fail(local_uuid)
-    return MergeReport(event, added, updated, unchanged, created)
+    names = tuple(sorted(events.or_fail(uuid).name for uuid in elsewhere))
+    return MergeReport(event, added, updated, unchanged, created, elsewhere_count, names)
 
 
 def incoming_wins(local: Record, incoming: Record) -> bool:

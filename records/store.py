@@ -90,8 +90,21 @@ class LogStore:
         app; a damaged file is set aside instead (see `recovery`)."""
         path = path or database_path()
         opened = open_connection(path, clock, migrations)
-        database = Database(opened.connection, path, clock)
-        return cls(database, regulation, opened.recovery, opened.migration_backup)
+        database = Database(opened.connection, path, clock, opened.users_lock)
+        database.read_only = opened.read_only
+        store = cls(database, regulation, opened.recovery, opened.migration_backup)
+        try:
+            store._players.refresh_keys()
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    @property
+    def read_only(self) -> str | None:
+        """Why the log could only be opened for reading (a read-only folder, a full disk), in
+        one line; None when it can be written. Every write then refuses in one line."""
+        return self._database.read_only
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -128,8 +141,11 @@ class LogStore:
     def event_by_name(self, name: str) -> Event | None:
         return self._events.by_name(name)
 
-    def create_event(self, name: str, day: date | None = None) -> Event:
-        return self._events.create(name, day)
+    def create_event(
+        self, name: str, day: date | None = None, *, existing_ok: bool = False
+    ) -> Event:
+        """A new event (refused when the name is taken, unless `existing_ok`: then that one)."""
+        return self._events.create(name, day, existing_ok=existing_ok)
 
     def update_event(self, event_id: str, name: str, day: date | None) -> Event:
         """Renames an event and sets its date (None: no date)."""

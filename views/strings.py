@@ -257,6 +257,10 @@ IMPORT_PASTE_BUTTON = N_("貼り付けた JSON を読み込む")
 IMPORT_DONE = N_(
     "「{name}」に読み込みました：追加 {added} 件、更新 {updated} 件、変更なし {unchanged} 件"
 )
+IMPORT_ELSEWHERE = N_(
+    "ほかの {count} 件は、この端末では別の大会（{names}）の記録のため、"
+    "そちらで照合し、移していません"
+)
 IMPORT_REFUSED = N_("読み込みませんでした（何も変更していません）：{reason}")
 IMPORT_SWITCH = N_("「{name}」に切り替える")
 
