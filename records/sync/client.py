@@ -77,6 +77,29 @@ class SyncClient:
         self._wall_ms = wall_ms
         self.offset_ms = 0  # the host's clock minus ours, learnt from a signed answer
 
+    @staticmethod
+    def hello(url: str) -> str:
+        """The UUID of the event the host at `url` shares. Raises SyncProblem."""
+        parts = urllib.parse.urlsplit(url)
+        connection = http.client.HTTPConnection(
+            parts.hostname or "", parts.port or DEFAULT_PORT, timeout=TIMEOUT_S
+        )
+        try:
+            connection.request("GET", protocol.HELLO_PATH)
+            response = connection.getresponse()
+            answer = response.read(4096)
+        except (OSError, http.client.HTTPException) as exc:
+            why = getattr(exc, "strerror", None) or type(exc).__name__
+            message = f"the host {url} cannot be reached ({why})"
+            raise SyncProblem("unreachable", message) from None
+        finally:
+            connection.close()
+        try:
+            found = json.loads(answer.decode("utf-8"))
+            return protocol.uuid_text(found["event"], "event")
+        except (ValueError, KeyError, TypeError, InvalidInput):
+            raise SyncProblem("bad_answer", f"{url} is not a penalty guide host") from None
+
     def exchange(self, judge: str | None, cursor: int, push: list[dict[str, Any]]) -> Page:
         """Pushes `push`, pulls the page after `cursor`. Raises SyncProblem."""
         body = protocol.encode({"judge": judge, "cursor": cursor, "push": push})

@@ -162,6 +162,8 @@ class SyncServer:
         guard = self.guard
         if not guard.allowed(address):
             raise Refusal("rate_limited", "too many wrong join codes; wait a minute")
+        if method == "GET" and path == protocol.HELLO_PATH:
+            return 200, protocol.encode({"event": self.event_id, "protocol": 1}), {}
         if method != "POST" or path != PATH:
             raise Refusal("malformed", f"only POST {PATH} is served here")
         names = ("Event", "Device", "Key", "Time", "Nonce", "Signature")
