@@ -135,7 +135,7 @@ def _export(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "csv":
         data = export_csv(event, records, store.regulation)
     else:
-        data = json_bytes(export_json(event, records))
+        data = json_bytes(export_json(event, records, store.export_versions(event.id)))
     if args.output:
         write_file(Path(args.output), data)
         live = sum(not r.deleted for r in records)

@@ -16,9 +16,7 @@ from ..model import MergeReport
 from . import codes, protocol
 from .addresses import local_addresses
 from .client import DEFAULT_PORT, SyncClient, SyncProblem, host_url
-from .hlc import clock_offset
 from .items import MAX_JUDGE
-from .ledger import Ledger
 from .server import HostKeys, SyncServer
 from .state import Role, SyncState
 
@@ -63,7 +61,6 @@ class SyncResult:
     problem: str | None  # one line when not ok
 
 
-
 _SERVICES: weakref.WeakKeyDictionary[LogStore, SyncService] = weakref.WeakKeyDictionary()
 _SERVICES_LOCK = threading.Lock()
 
@@ -74,7 +71,7 @@ class SyncService:
 
     def __init__(self, store: LogStore) -> None:
         self.store = store
-        self.ledger = Ledger(store)
+        self.ledger = store.ledger()
         self._lock = threading.RLock()  # the state and the server
         self._syncing = threading.Lock()  # one exchange with the host at a time
         self._server: SyncServer | None = None
@@ -118,7 +115,12 @@ class SyncService:
                 port=self._server.port if hosting and self._server else None,
                 code=state.code.value if hosting and state.code else None,
                 host_url=state.host_url if joined else None,
-                devices=self.ledger.devices(state.event_id) if hosting and state.event_id else (),
+                devices=tuple(
+                    DeviceSeen(device, judge, at)
+                    for device, judge, at in self.ledger.devices(state.event_id)
+                )
+                if hosting and state.event_id
+                else (),
                 last_synced_at=state.last_synced if joined else None,
                 waiting=self.ledger.waiting(state.event_id, state.pushed)
                 if joined and state.event_id
@@ -165,7 +167,7 @@ class SyncService:
         return found
 
     def _wall_ms(self) -> int:
-        return protocol.now_ms(self.store.clock() + clock_offset())
+        return protocol.now_ms(self.store.clock())
 
     # -- hosting -------------------------------------------------------------------------------
 
@@ -230,9 +232,7 @@ class SyncService:
         self._changed()
         return self.status()
 
-    def _host_keys(
-        self, code: codes.Secret, event_id: str, retired: tuple[str, ...]
-    ) -> HostKeys:
+    def _host_keys(self, code: codes.Secret, event_id: str, retired: tuple[str, ...]) -> HostKeys:
         key = self._key(code, event_id)
         return HostKeys(key, codes.key_id(key), frozenset(retired))
 
@@ -330,8 +330,8 @@ class SyncService:
             except SyncProblem as problem:
                 return self._failed(state.host_url, problem, pushed, pulled)
             except (InvalidInput, LogError) as exc:
-                problem = SyncProblem("bad_answer", f"the host's data was refused: {exc}")
-                return self._failed(state.host_url, problem, pushed, pulled)
+                refused = SyncProblem("bad_answer", f"the host's data was refused: {exc}")
+                return self._failed(state.host_url, refused, pushed, pulled)
             self.ledger.save({"sync.last_synced": self.store.clock().isoformat()})
         changed = self._problem is not None or pulled > 0
         self._problem = None
