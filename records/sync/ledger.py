@@ -70,6 +70,23 @@ class Ledger:
     def save_state(self, state: SyncState) -> None:
         self.save(state.to_settings())
 
+    def first_sync_done(self, event_id: str) -> bool:
+        """True once after joining `event_id` and syncing it here (then it becomes the event
+        records go to by default); False after that, and while it is not here yet."""
+        with self._database.write() as db:
+            if db.execute("SELECT 1 FROM events WHERE uuid = ?", (event_id,)).fetchone() is None:
+                return False
+            done = db.execute(
+                "SELECT 1 FROM settings WHERE key = 'sync.joined' AND value = ?", (event_id,)
+            ).fetchone()
+            if done:
+                return False
+            db.execute(
+                "INSERT OR REPLACE INTO settings (key, value) VALUES ('sync.joined', ?)",
+                (event_id,),
+            )
+            return True
+
     # -- what is sent --------------------------------------------------------------------------
 
     def ensure_event_version(self, event_id: str) -> None:

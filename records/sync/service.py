@@ -84,6 +84,7 @@ class SyncService:
         self._interval_s = 3.0
         self._keys: dict[tuple[str, str], codes.Secret] = {}
         self._offset_ms = 0
+        self._closed = False
         store.add_save_listener(self.notify_saved)
 
     @classmethod
@@ -99,10 +100,12 @@ class SyncService:
     def _state(self) -> SyncState:
         return self.ledger.state()
 
-    def status(self) -> SyncStatus:
+    def status(self, *, stored: bool = False) -> SyncStatus:
+        """Now; `stored`: as saved in the log (the command line's `sync status`, while another
+        process may be the one hosting)."""
         with self._lock:
             state = self._state()
-            hosting = state.role == "host" and self._server is not None
+            hosting = state.role == "host" and (self._server is not None or stored)
             event = self.store.event(state.event_id) if state.event_id else None
             joined = state.role == "joined"
             return SyncStatus(
@@ -112,7 +115,11 @@ class SyncService:
                 judge=self.ledger.judge(),
                 device_id=self.ledger.device_id,
                 addresses=self._urls if hosting else (),
-                port=self._server.port if hosting and self._server else None,
+                port=self._server.port
+                if hosting and self._server
+                else state.port
+                if hosting
+                else None,
                 code=state.code.value if hosting and state.code else None,
                 host_url=state.host_url if joined else None,
                 devices=tuple(
@@ -178,9 +185,12 @@ class SyncService:
         bind: str | None = None,
         port: int | None = None,
         new_code: bool = False,
+        code: str | None = None,
     ) -> SyncStatus:
-        """Starts serving `event_id` in a thread (resuming the same code unless `new_code`).
-        Raises LogError (one line) when no address or the port cannot be used."""
+        """Starts serving `event_id` in a thread (resuming the same code unless `new_code`, or
+        with the `code` given). Raises LogError (one line) when no address or the port cannot
+        be used, InvalidInput for a code that is not one."""
+        given = codes.parse_code(code) if code is not None else None
         with self._lock:
             if self.store.event(event_id) is None:
                 raise InvalidInput(f"no event with id {event_id!r}", "event", "unknown_id")
@@ -189,9 +199,11 @@ class SyncService:
                 self._server = None
             state = self._state()
             same = state.event_id == event_id and state.code is not None
-            code = state.code if same and not new_code else codes.new_code()
-            retired = state.retired
-            if same and new_code and state.code is not None:
+            chosen_code = given or (
+                state.code if same and state.code and not new_code else codes.new_code()
+            )
+            retired = state.retired if same else ()
+            if same and state.code is not None and state.code != chosen_code:
                 retired = (*retired, codes.key_id(self._key(state.code, event_id)))
             addresses = tuple(bind.split(",")) if bind else state.bind if same else ()
             addresses = tuple(a.strip() for a in addresses if a.strip())
@@ -202,11 +214,10 @@ class SyncService:
                 )
             wanted = port if port is not None else (state.port if same and state.port else None)
             self.ledger.ensure_event_version(event_id)
-            assert code is not None
             server = SyncServer(
                 self.ledger,
                 event_id,
-                self._host_keys(code, event_id, retired[-MAX_RETIRED:]),
+                self._host_keys(chosen_code, event_id, retired[-MAX_RETIRED:]),
                 self._wall_ms,
                 lambda device, judge: self._seen(event_id, device, judge),
             )
@@ -218,12 +229,13 @@ class SyncService:
                 ) from None
             self._server = server
             self._urls = tuple(host_url(f"{a}:{chosen}") for a in listen)
+            self.store.set_current_event(event_id)
             self._problem = None
             self.ledger.save_state(
                 SyncState(
                     role="host",
                     event_id=event_id,
-                    code=code,
+                    code=chosen_code,
                     retired=retired[-MAX_RETIRED:],
                     bind=addresses,
                     port=chosen,
@@ -254,6 +266,17 @@ class SyncService:
             self.ledger.save_state(state.replaced(code=code, retired=retired))
         self._changed()
         return self.status()
+
+    def close(self) -> None:
+        """Stops serving and syncing in this process, keeping the saved state (a restart, or
+        the app's next start, resumes)."""
+        with self._lock:
+            if self._server is not None:
+                self._server.stop()
+                self._server = None
+            self._urls = ()
+            self._closed = True
+        self._wake.set()
 
     def stop_hosting(self) -> None:
         with self._lock:
@@ -333,6 +356,8 @@ class SyncService:
                 refused = SyncProblem("bad_answer", f"the host's data was refused: {exc}")
                 return self._failed(state.host_url, refused, pushed, pulled)
             self.ledger.save({"sync.last_synced": self.store.clock().isoformat()})
+            if state.event_id and self.ledger.first_sync_done(state.event_id):
+                self.store.set_current_event(state.event_id)  # once: the shared event
         changed = self._problem is not None or pulled > 0
         self._problem = None
         self._problem_code = None
@@ -364,9 +389,11 @@ class SyncService:
             self._background.start()
 
     def _loop(self) -> None:
-        while True:
+        while not self._closed:
             self._wake.wait(self._interval_s)
             self._wake.clear()
+            if self._closed:
+                return
             if self._state().role == "joined":
                 try:
                     self.sync_now()
