@@ -188,12 +188,12 @@ def test_five_devices_converge_through_kills_cuts_and_a_slow_clock(
             victim.restart_killed_mid("sync", "now", "--json", after_s=rng.uniform(0.0, 0.15))
         device = rng.choice(devices)
         action = rng.choice(["add", "add", "add", "edit", "edit", "delete", "restore", "sync"])
-        if action == "sync" or (device is not head and rng.random() < 0.3):
-            if device is not head:
-                device.run("sync", "now", "--json")  # may fail: host down, link cut
+        syncs = action == "sync" or rng.random() < 0.3
+        if syncs and device is not head:
+            device.run("sync", "now", "--json")  # may fail: host down, link cut
         if action == "add":
             answer = device.run(
-                "log", "add", "--player", rng.choice(["山田太郎", "鈴木", "佐藤花子", "ＹＡＭＡＤＡ"]),
+                "log", "add", "--player", rng.choice(["山田太郎", "鈴木", "ＹＡＭＡＤＡ"]),
                 "--infraction", rng.choice(["drew-extra-cards", "slow-play"]),
                 "--round", str(rng.randint(1, 5)), "--table", str(rng.randint(1, 40)),
                 "--note", f"{device.name} step {step}", "--json",
