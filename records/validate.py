@@ -39,7 +39,8 @@ def text(
         return None
     if len(value) > limit:
         raise InvalidInput(f"{field}: longer than {limit} characters", field, "too_long")
-    for char in value:
+    # Printable text holds no control character (category Cc): the loop only for the rest.
+    for char in "" if value.isprintable() else value:
         if unicodedata.category(char) == "Cc" and not (multiline and char in _LINE_BREAKS):
             raise InvalidInput(
                 f"{field}: contains a control character (U+{ord(char):04X})",

@@ -194,7 +194,7 @@ def test_five_devices_converge_through_kills_cuts_and_a_slow_clock(
         if action == "add":
             answer = device.run(
                 "log", "add", "--player", rng.choice(["山田太郎", "鈴木", "ＹＡＭＡＤＡ"]),
-                "--infraction", rng.choice(["drew-extra-cards", "slow-play"]),
+                "--infraction", rng.choice(["drew-extra-cards", "looked-at-extra-cards"]),
                 "--round", str(rng.randint(1, 5)), "--table", str(rng.randint(1, 40)),
                 "--note", f"{device.name} step {step}", "--json",
             )  # fmt: skip

@@ -96,21 +96,27 @@ class Ledger:
                 local.save_event(self._database, db, event_id)
 
     def _page(
-        self, event_id: str, after_seq: int, *, skip_from_host: bool, skip_device: str = ""
+        self,
+        event_id: str,
+        after_seq: int,
+        *,
+        skip_from_host: bool,
+        skip_device: str = "",
+        room: int = protocol.PAGE_ITEMS,
     ) -> tuple[list[dict[str, Any]], int, bool]:
-        """Up to a page of versions after `after_seq` (bounded in number and bytes)."""
+        """Up to `room` versions after `after_seq` (and about PAGE_BYTES at most)."""
         with self._database.lock:
             rows = versions.page(
                 self._database.connection,
                 event_id,
                 after_seq,
-                protocol.PAGE_ITEMS + 1,
+                room + 1,
                 skip_from_host=skip_from_host,
             )
         found: list[dict[str, Any]] = []
         size, last = 0, after_seq
         for index, (seq, version) in enumerate(rows):
-            if index == protocol.PAGE_ITEMS or (found and size > protocol.PAGE_BYTES):
+            if index == room or (found and size > protocol.PAGE_BYTES):
                 return found, last, True
             if version.device != skip_device or not skip_device:
                 entry = protocol.item_json(version)
@@ -135,8 +141,15 @@ class Ledger:
     ) -> tuple[list[dict[str, Any]], int, bool]:
         """The host's answer: versions after `cursor` but the asking device's own; the first
         page starts with the event's settings, so that records never arrive before them."""
-        found, last, more = self._page(event_id, cursor, skip_from_host=False, skip_device=device)
-        if cursor == 0:
+        first = cursor == 0
+        found, last, more = self._page(
+            event_id,
+            cursor,
+            skip_from_host=False,
+            skip_device=device,
+            room=protocol.PAGE_ITEMS - first,
+        )
+        if first:
             with self._database.lock:
                 settings = versions.current(self._database.connection, EVENT, event_id)
             if settings is not None:
