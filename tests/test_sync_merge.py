@@ -66,7 +66,7 @@ def versions(draw: st.DrawFn) -> ItemVersion:
     body = record_body(
         draw(st.sampled_from(["", "A", "B", "遅刻"])),
         draw(st.booleans()),
-        draw(st.sampled_from(["warning", "game-loss"])),
+        draw(st.sampled_from(["warning", "duel-forfeiture"])),
     )
     record_id = draw(st.sampled_from(RECORD_IDS))
     judge = draw(st.sampled_from(["佐藤", "鈴木"]))
