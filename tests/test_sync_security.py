@@ -198,7 +198,12 @@ def test_a_100_mb_body_is_refused_before_it_is_read(venue: Venue) -> None:
     with socket.create_connection(("127.0.0.1", venue.port), 5) as sock:
         sock.sendall(request.encode() + b"[" * 65536)  # a first slice; the rest never comes
         started = time.monotonic()
-        answer = sock.recv(65536)
+        answer = b""
+        try:
+            while b'"}' not in answer and (chunk := sock.recv(65536)):
+                answer += chunk
+        except ConnectionResetError:  # the host closed with the unread rest still coming
+            pass
     assert answer.startswith(b"HTTP/1.0 413") and b'"too_large"' in answer
     assert time.monotonic() - started < 5  # answered without waiting for the 100 MB
     assert venue.snapshot() == before
