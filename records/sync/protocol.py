@@ -39,8 +39,8 @@ from .items import EVENT, ItemVersion, check_body
 PATH = "/sync/v1"
 HELLO_PATH = "/sync/v1/hello"  # GET, unsigned: only the shared event's UUID, to derive the key
 MAX_BODY = 4 * 1024 * 1024  # bytes; a page is far below it
-PAGE_ITEMS = 500  # versions per page, each way
-PAGE_BYTES = 1024 * 1024  # …and at most about this much JSON
+PAGE_ITEMS = 1000  # versions per page, each way
+PAGE_BYTES = 2 * 1024 * 1024  # …and at most about this much JSON
 WINDOW_S = 120
 REFUSALS = {
     "wrong_code": 401,
