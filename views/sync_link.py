@@ -52,6 +52,11 @@ def default_service(store: LogStore) -> SyncService:
 service_for: Callable[[LogStore], SyncService] = default_service
 
 
+def short_device(device_id: str) -> str:
+    """A device id as a judge reads it: its first 8 characters."""
+    return device_id.replace("-", "")[:8]
+
+
 def now_utc() -> datetime:
     return datetime.now(UTC)
 

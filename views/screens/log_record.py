@@ -35,6 +35,7 @@ from .log_parts import (
     repeat_notice,
     tier_of,
 )
+from .log_recorded import recorded_by_line
 
 
 def record_screen(ctx: Context, route: Route) -> Screen | None:
@@ -97,7 +98,8 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     facts.append(ctx.ui(S.RECORD_CREATED, time=local_time(record.created_at, with_date=True)))
     if record.updated_at != record.created_at:
         facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
-    controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts]
+    facts.append(recorded_by_line(ctx, record) or "")  # venue sync
+    controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts if fact]
     if record.note:
         controls.append(
             ft.Container(

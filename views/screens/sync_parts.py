@@ -17,7 +17,7 @@ from records.errors import InvalidInput, LogError
 from .. import routes
 from .. import strings as S
 from ..context import Context
-from ..sync_link import is_offline, seconds_since
+from ..sync_link import is_offline, seconds_since, short_device
 from ..widgets import heading, text_button
 from .log_parts import ERROR_COLOR, WARNING_COLOR
 
@@ -48,11 +48,6 @@ def ago(ctx: Context, moment: datetime | None, now: datetime | None = None) -> s
     if seconds < 3600:
         return ctx.ui(S.SYNC_MINUTES_AGO, count=int(seconds // 60))
     return ctx.ui(S.SYNC_HOURS_AGO, count=int(seconds // 3600))
-
-
-def short_device(device_id: str) -> str:
-    """A device id as a judge reads it: its first 8 characters."""
-    return device_id.replace("-", "")[:8]
 
 
 def host_address(url: str | None) -> str:
