@@ -38,6 +38,7 @@ except ImportError:  # tests/ as a package
     )
 
 DREW = "drew-extra-cards"  # B Warning
+REJOIN = "参加し直す（ホストのアドレスか参加コードが変わったとき）"
 
 
 @pytest.fixture
@@ -72,7 +73,7 @@ def eventually(app: FakeApp, condition: Callable[[], bool], timeout: float = 5.0
 def open_sync(app: FakeApp) -> None:
     """From the log: the sharing line in its header."""
     app.route(routes.LOG.link())
-    app.click(app.find(ft.ListTile, text="ジャッジ間の共有"))
+    app.click(app.find(ft.TextButton, text="ジャッジ間の共有"))
     assert app.client_route == routes.LOG_SYNC.link()
 
 
@@ -148,7 +149,7 @@ def test_a_new_code_and_end_hosting_are_confirmed_first(apps, fakes, data_dir: P
     assert "stop_hosting" in fake.calls
     assert fake.subscribers == []  # no news followed any more
     app.route(routes.LOG.link())
-    assert app.exists(ft.ListTile, text="ジャッジ間の共有")
+    assert app.exists(ft.TextButton, text="ジャッジ間の共有")
 
 
 # -- joining ---------------------------------------------------------------------------------------
@@ -233,12 +234,12 @@ def test_offline_and_a_replaced_code_are_said_and_the_judge_joins_again(
     fake.emit()
     eventually(app, lambda: app.has_text(re.compile("the join code was replaced")))
     app.route(routes.LOG_SYNC.link())
-    assert app.has_text("新しい参加コードで参加し直す")
+    assert app.has_text(REJOIN)
     assert field(app, "ホストのアドレス").value == HOST  # typed once: kept
     fake.accepted_code = "WXYZ-2345-6789"
     app.type(field(app, "参加コード"), "wxyz 2345 6789")
     app.click(app.find(ft.FilledTonalButton, text="参加する"))
-    eventually(app, lambda: not app.has_text("新しい参加コードで参加し直す"))
+    eventually(app, lambda: not app.has_text(REJOIN))
     assert fake.problem is None
 
 
@@ -318,7 +319,7 @@ def test_a_shared_log_is_followed_from_the_start_and_an_unshared_one_runs_nothin
 def test_the_sync_screen_in_english(apps, fakes, data_dir: Path) -> None:
     app = apps(locale="en-US", prefs={"language": "en"})
     app.route(routes.LOG.link())
-    app.click(app.find(ft.ListTile, text="Judges' sync"))
+    app.click(app.find(ft.TextButton, text="Judges' sync"))
     for text in ("Join a host", "Host this tournament", "Judge name"):
         assert app.has_text(text) or app.exists(ft.TextField, label=text), text
     app.type(field(app, "Judge name"), "Sato")

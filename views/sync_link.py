@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 # The screens redrawn when records of other judges arrive (not forms: they keep what is typed;
 # they show the news when opened next).
 REDRAWN_ON_PULL = frozenset({routes.LOG, routes.LOG_RECORD, routes.LOG_PLAYER})
+# Where the app hosts: the local network's addresses unless these say otherwise (a laptop on
+# two networks; the browser tests, which host on 127.0.0.1 only, on a free port).
+BIND_VARIABLE = "PENALTY_GUIDE_SYNC_BIND"  # ADDRESS[,ADDRESS…]
+PORT_VARIABLE = "PENALTY_GUIDE_SYNC_PORT"  # N (0: any free port)
 TICK_S = 5.0  # how often, while sharing is on, "last synced N s ago" is redrawn
 STALE_S = 15.0  # a joined device with no good sync for this long shows as offline
 
@@ -50,6 +55,17 @@ def default_service(store: LogStore) -> SyncService:
 
 # The service of a log file: one per file per process, kept by records/sync itself.
 service_for: Callable[[LogStore], SyncService] = default_service
+
+
+def host_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """`bind` and `port` for SyncService.host from the environment (absent: the defaults)."""
+    env = os.environ if environ is None else environ
+    options: dict[str, Any] = {}
+    if env.get(BIND_VARIABLE, "").strip():
+        options["bind"] = env[BIND_VARIABLE].strip()
+    if env.get(PORT_VARIABLE, "").strip().isdigit():
+        options["port"] = int(env[PORT_VARIABLE])
+    return options
 
 
 def short_device(device_id: str) -> str:
@@ -83,12 +99,14 @@ class SyncLink:
     def __init__(self, logbook: Logbook) -> None:
         self.logbook = logbook
         self.last: SyncStatus | None = None  # the latest status seen
+        self.notice: str | None = None  # a failure the sync screen says once more when redrawn
         self._lock = threading.Lock()
         self._spawn: Spawn | None = None
         self._on_pulled: Callable[[], None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._watchers: list[Callable[[SyncStatus], None]] = []  # parts of screens shown
+        self._seen_marker: tuple[object, ...] = ()  # what the screens last showed (_marker)
 
     def attach(self, spawn: Spawn, on_pulled: Callable[[], None]) -> None:
         """`spawn` runs a coroutine on the app's loop from any thread; `on_pulled` (called on
@@ -129,6 +147,7 @@ class SyncLink:
             if self._unsubscribe is not None:
                 return
             service = self.service()
+            self._seen_marker = self._marker(status)
             service.start_background()
             self._unsubscribe = service.subscribe(self._from_sync_thread)
         if self._spawn is not None:
@@ -155,13 +174,31 @@ class SyncLink:
     # -- news from the sync thread -------------------------------------------------------------
 
     def _from_sync_thread(self, status: SyncStatus) -> None:
-        # A sync thread: nothing of Flet here, only a hand-over to the app's loop.
+        # A sync thread: nothing of Flet here; what changed is read here (the store is
+        # thread-safe), then handed over to the app's loop.
+        marker = self._marker(status)
+        pulled = marker != self._seen_marker
+        self._seen_marker = marker
         if self._spawn is not None:
-            self._spawn(self._arrived(status))
+            self._spawn(self._arrived(status, pulled))
 
-    async def _arrived(self, status: SyncStatus) -> None:
-        previous, self.last = self.last, status
-        if records_pulled(previous, status) and self._on_pulled is not None:
+    def _marker(self, status: SyncStatus) -> tuple[object, ...]:
+        """What changes when records arrive: the shared event's newest record (a new record,
+        on the host or a joined device) and, on a joined device, the last good sync (the
+        engine reports a sync only when it pulled or pushed something)."""
+        newest: tuple[object, ...] = ()
+        if status.event_id:
+            from records.errors import LogError
+
+            with contextlib.suppress(LogError):
+                found = self.logbook.open().records(status.event_id, limit=1, include_deleted=True)
+                newest = tuple((r.id, r.updated_at, r.deleted) for r in found)
+        synced = status.last_synced_at if status.role == "joined" else None
+        return (status.role, status.event_id, synced, newest)
+
+    async def _arrived(self, status: SyncStatus, pulled: bool) -> None:
+        self.last = status
+        if pulled and self._on_pulled is not None:
             self._on_pulled()  # redraws the screens, their status lines with them
         else:
             self.redraw_lines()
@@ -173,8 +210,11 @@ class SyncLink:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     async def _tick(self) -> None:
+        # The engine reports a quiet sync to nobody: the status is read again here (off the
+        # loop), so that "last synced N s ago" stays true and "offline" is said in time.
         while self.following:
             await asyncio.sleep(TICK_S)
+            await asyncio.to_thread(self.status)
             self.redraw_lines()
 
     # -- status lines on screen ----------------------------------------------------------------
@@ -206,13 +246,3 @@ class SyncLink:
         if self.last is not None:
             for redraw in list(self._watchers):
                 redraw(self.last)
-
-
-def records_pulled(previous: SyncStatus | None, status: SyncStatus) -> bool:
-    """Whether the news may carry records from other devices: the open log screens are
-    redrawn then (not for a mere tick of the clock)."""
-    if previous is None:
-        return True
-    return (status.last_synced_at != previous.last_synced_at) or (
-        status.event_id != previous.event_id
-    )

@@ -63,7 +63,6 @@ class SyncResult:
     problem: str | None  # one line when not ok
 
 
-
 _SERVICES: weakref.WeakKeyDictionary[LogStore, SyncService] = weakref.WeakKeyDictionary()
 _SERVICES_LOCK = threading.Lock()
 
@@ -230,9 +229,7 @@ class SyncService:
         self._changed()
         return self.status()
 
-    def _host_keys(
-        self, code: codes.Secret, event_id: str, retired: tuple[str, ...]
-    ) -> HostKeys:
+    def _host_keys(self, code: codes.Secret, event_id: str, retired: tuple[str, ...]) -> HostKeys:
         key = self._key(code, event_id)
         return HostKeys(key, codes.key_id(key), frozenset(retired))
 

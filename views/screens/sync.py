@@ -27,6 +27,7 @@ from records.store import LogStore
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
+from ..sync_link import host_options
 from ..widgets import heading, scrolling_column, text_button
 from .log_parts import ERROR_COLOR, fault_screen, open_store
 from .sync_parts import (
@@ -84,6 +85,18 @@ class SyncScreen:
         ctx = self.ctx
         status = self.link.status()
         assert status is not None  # the store is open
+        if self.link.notice:  # a failure said just before this screen was drawn again
+            self.show_message(self.link.notice, error=True)
+            self.link.notice = None
+        # The news that changes what this screen offers (joined, left, a problem, hosting
+        # ended elsewhere) draws it again; the rest only updates its lines.
+        shape = (status.role, bool(status.problem))
+
+        def reshaped(fresh: SyncStatus) -> None:
+            if (fresh.role, bool(fresh.problem)) != shape:
+                ctx.actions.refresh()
+
+        self.link.watch(reshaped)
         if status.role == "host":
             controls = self.hosting(status)
         elif status.role == "joined":
@@ -243,7 +256,8 @@ class SyncScreen:
         if not self.judge_named():
             return
         event_id = self.store.current_event().id
-        if await self.run(lambda: self.service.host(event_id)) is not None:
+        options = host_options()
+        if await self.run(lambda: self.service.host(event_id, **options)) is not None:
             await self.started()
 
     async def join(self, _: ft.Event) -> None:
@@ -405,10 +419,17 @@ class SyncScreen:
         self.update(*self.buttons)
 
     def say(self, message: str, error: bool = False, **values: object) -> None:
-        self.message.value = self.ctx.ui(message, **values)
+        """One line under the heading. A failure is kept for the screen drawn next (the news
+        of a problem redraws it) until it has been shown once."""
+        text = self.ctx.ui(message, **values)
+        self.link.notice = text if error else None
+        self.show_message(text, error)
+        self.update(self.message)
+
+    def show_message(self, text: str, error: bool) -> None:
+        self.message.value = text
         self.message.color = ERROR_COLOR if error else None
         self.message.visible = True
-        self.update(self.message)
 
     @staticmethod
     def update(*controls: ft.Control) -> None:

@@ -100,23 +100,28 @@ def sync_bar(ctx: Context) -> ft.Control | None:
     status = link.status()
     if status is None:
         return None
-    icon = ft.Container(status_icon(status))
+    icon = status_icon(status)
     text = link.line(ft.Text(size=ctx.sizes.body), lambda fresh: status_text(ctx, fresh))
     text.value = status_text(ctx, status)
 
     def redraw_icon(fresh: SyncStatus) -> None:
-        icon.content = status_icon(fresh)
-        update_quietly(icon)
+        shown = status_icon(fresh)
+        if (shown.icon, shown.color) != (icon.icon, icon.color):
+            icon.icon, icon.color = shown.icon, shown.color
+            update_quietly(icon)
 
     if status.role != "off":
         link.watch(redraw_icon)
-    return ft.ListTile(
-        leading=icon,
-        title=text,
-        trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+    # A button, not a ListTile: the log's rows are list tiles (records, players).
+    return ft.TextButton(
+        content=ft.Row(
+            [icon, ft.Container(text, expand=True), ft.Icon(ft.Icons.CHEVRON_RIGHT)],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
         on_click=lambda _: ctx.actions.navigate(routes.LOG_SYNC.link()),
-        content_padding=ft.Padding.symmetric(horizontal=8, vertical=0),
-        dense=True,
+        style=ft.ButtonStyle(
+            color=ft.Colors.ON_SURFACE, padding=ft.Padding.symmetric(horizontal=8, vertical=4)
+        ),
     )
 
 
@@ -265,14 +270,13 @@ def judge_setting(ctx: Context) -> list[ft.Control]:
         ctx.actions.notify(ctx.ui(S.SYNC_JUDGE_SAVED, name=name))
 
     return [
-        heading(ctx, S.SYNC_JUDGE),
+        heading(ctx, S.SYNC_TITLE),
         field,
         ft.Text(ctx.ui(S.SYNC_JUDGE_HINT), size=ctx.sizes.small),
         text_button(ctx, S.SYNC_JUDGE_SAVE, icon=ft.Icons.SAVE, on_click=save),
         ft.ListTile(
             leading=status_icon(status),
-            title=ft.Text(ctx.ui(S.SYNC_TITLE), size=ctx.sizes.body),
-            subtitle=ft.Text(status_text(ctx, status), size=ctx.sizes.small),
+            title=ft.Text(status_text(ctx, status), size=ctx.sizes.body),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=lambda _: ctx.actions.navigate(routes.LOG_SYNC.link()),
         ),

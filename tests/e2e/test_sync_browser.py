@@ -1,0 +1,353 @@
+"""Venue sync in Debian's Chromium (issue 17), offline: two app instances (two data folders, two
+`main.py --web` servers) joined to a host (`main.py sync host --bind 127.0.0.1 --json`, a process
+of its own): judge A records, judge B's open log shows it within 5 s without a reload, and B's
+repeat notice names judge A. Then every state of the Judges' sync screen a judge can reach,
+phone and desktop, Japanese and English, laid out (nothing wider than the window), with
+screenshots in tests/e2e/screenshots/ (…-sync-*.png). Every browser context is checked for
+requests leaving the machine when it closes (conftest.open_app): sync on and off.
+
+Everything talks to 127.0.0.1 only: the host binds it, and an app that hosts is told to
+(PENALTY_GUIDE_SYNC_BIND, views/sync_link.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from regulation.model import Regulation
+from views import strings as S
+
+from .harness import REPO_ROOT, AppServer, FlutterApp, free_port, server_environment
+from .test_browser import containing, infraction, ui
+
+pytestmark = pytest.mark.browser
+
+DREW = "drew-extra-cards"  # B Warning
+HOST_TIMEOUT_S = 30.0
+
+
+# -- the host and the app servers ---------------------------------------------------------------
+
+
+@dataclass
+class Host:
+    """`main.py sync host --json` on a data folder of its own."""
+
+    process: subprocess.Popen[str]
+    url: str
+    code: str
+    data: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+
+def start_host(data: Path, port: int, *extra: str) -> Host:
+    env = {**server_environment(), "PENALTY_GUIDE_DATA_DIR": str(data)}
+    command = ["main.py", "sync", "host", "--bind", "127.0.0.1", "--port", str(port)]
+    command += ["--event", "春季大会", "--judge", "本部", "--json", *extra]
+    process = subprocess.Popen(
+        [sys.executable, *command],
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], HOST_TIMEOUT_S)
+    if not ready:
+        process.kill()
+        raise AssertionError("`sync host` said nothing in time")
+    line = process.stdout.readline()
+    try:
+        announced = json.loads(line)
+    except ValueError:
+        process.kill()
+        raise AssertionError(f"`sync host` printed {line!r}; stderr: {process.stderr}") from None
+    (url,) = announced["addresses"]
+    assert url.startswith("http://127.0.0.1:"), announced
+    return Host(process, url, announced["code"], data)
+
+
+@pytest.fixture
+def hosts(tmp_path: Path) -> Iterator[list[Host]]:
+    started: list[Host] = []
+    yield started
+    for host in started:
+        host.stop()
+
+
+@pytest.fixture
+def servers(browser, tmp_path: Path) -> Iterator[object]:
+    """App servers, each on a data folder of its own (a device): `servers("a")`."""
+    started: list[AppServer] = []
+
+    def start(name: str, **env: str) -> AppServer:
+        data = tmp_path / f"device-{name}"
+        server = AppServer(
+            REPO_ROOT,
+            tmp_path / f"server-{name}.log",
+            env={"PENALTY_GUIDE_DATA_DIR": str(data), **env},
+        )
+        server.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+    for server in started:
+        assert "Traceback" not in server.log(), server.log()
+
+
+# -- driving the screens -------------------------------------------------------------------------
+
+
+def field(app: FlutterApp, label: str):
+    return app.page.get_by_role("textbox", name=re.compile("^" + re.escape(label)))
+
+
+def join(app: FlutterApp, lang: str, judge: str, url: str, code: str) -> None:
+    """On the sync screen: the judge name, the address and the code, typed once; join."""
+    app.wait_for(field(app, ui(S.SYNC_ADDRESS, lang)))
+    app.type_into(field(app, ui(S.SYNC_JUDGE, lang)), judge)
+    app.type_into(field(app, ui(S.SYNC_ADDRESS, lang)), url)
+    app.type_into(field(app, ui(S.SYNC_CODE, lang)), code)
+    app.tap(app.button(ui(S.SYNC_JOIN, lang)))
+    app.wait_for(app.text(containing(ui(S.SYNC_JOINED, lang).split("「")[0].split("“")[0])))
+
+
+def record(app: FlutterApp, lang: str, name: str) -> None:
+    """From the infraction's page: record this penalty for `name`, round 1."""
+    app.page.goto(f"{app.base_url}/infractions/{DREW}")
+    app._enable_semantics()
+    app.tap(app.button(ui(S.RECORD_THIS, lang)))
+    name_box = field(app, ui(S.PLAYER_NAME, lang))
+    app.wait_for(name_box)
+    app.type_into(name_box, name)
+
+
+def assert_laid_out(app: FlutterApp, what: str) -> None:
+    """Nothing on the screen reaches beyond the window's sides (a Row that overflows, a code
+    too wide for a phone): every node of Flutter's accessibility tree fits across."""
+    width = app.page.viewport_size["width"]
+    wide = app.page.evaluate(
+        """(width) => [...document.querySelectorAll('flt-semantics')]
+            .map((e) => [e.getAttribute('aria-label') || e.textContent.trim(),
+                         e.getBoundingClientRect()])
+            .filter(([label, r]) => label && r.width > 0
+                    && (r.left < -1 || r.right > width + 1))
+            .map(([label, r]) => `${label.slice(0, 60)} [${r.left}..${r.right}]`)""",
+        width,
+    )
+    assert wide == [], f"{what}: wider than the window ({width}px): {wide}"
+
+
+# -- two judges, one log -------------------------------------------------------------------------
+
+
+def test_judge_a_records_and_judge_bs_open_log_shows_it_and_names_a_in_the_repeat_notice(
+    open_app, servers, hosts, tmp_path: Path, regulation: Regulation
+) -> None:
+    item = infraction(regulation, DREW)
+    hosts.append(start_host(tmp_path / "host", free_port()))
+    host = hosts[0]
+    a = open_app("phone", "ja-JP", "/log/sync", server=servers("a"))
+    b = open_app("desktop", "ja-JP", "/log/sync", server=servers("b"))
+    join(a, "ja", "佐藤", host.url, host.code)
+    join(b, "ja", "鈴木", host.url, host.code.lower().replace("-", " "))  # typed loosely
+
+    # B looks at the shared log; A records a penalty.
+    b.page.goto(f"{b.base_url}/log")
+    b._enable_semantics()
+    b.wait_for(b.text(containing(ui(S.SYNC_STATUS_JOINED, "ja").split("{")[0])))
+    record(a, "ja", "山田 太郎")
+    a.tap(a.button(ui(S.FORM_SAVE, "ja")))
+    a.wait_for(a.text(f"1回戦 山田 太郎 警告：{item.title.ja}"))
+    saved_at = time.monotonic()
+
+    # B's open log shows it, with the judge who recorded it, without a reload.
+    row = b.button(re.compile(r"山田 太郎.*ジャッジ 佐藤", re.S))
+    b.wait_for(row, timeout=5_000 + 1_000)  # 5 s, and the tap that finds it
+    assert time.monotonic() - saved_at <= 6.0
+    b.screenshot("ja-sync-log-joined")
+
+    # B meets the same infraction: the repeat notice names judge A.
+    record(b, "ja", "山田 太郎")
+    b.wait_for(b.text(ui(S.REPEAT_JUDGE_DECIDES, "ja")))
+    b.wait_for(b.text(re.compile("1回戦、ジャッジ 佐藤")))
+    b.screenshot("ja-sync-repeat-names-judge")
+
+
+# -- every state of the sync screen ----------------------------------------------------------------
+
+
+def cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`main.py ARGS` as another device (its own data folder)."""
+    env = {**server_environment(), "PENALTY_GUIDE_DATA_DIR": str(data)}
+    return subprocess.run(
+        [sys.executable, "main.py", *args],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def shot(app: FlutterApp, lang: str, name: str) -> None:
+    assert_laid_out(app, name)
+    app.screenshot(f"{lang}-sync-{name}")
+
+
+def not_the_browser_client(url: str) -> bool:
+    """The sync port answers sync requests only: never the app's browser client."""
+    try:
+        with urllib.request.urlopen(url + "/", timeout=5) as response:
+            return b"flutter" not in response.read().lower()
+    except urllib.error.HTTPError:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("size", "lang", "locale"),
+    [
+        ("phone", "ja", "ja-JP"),
+        ("desktop", "en", "en-US"),
+        ("phone", "en", "en-US"),
+        ("desktop", "ja", "ja-JP"),
+    ],
+)
+def test_every_state_of_the_sync_screen_is_laid_out(
+    open_app, servers, hosts, tmp_path: Path, size: str, lang: str, locale: str
+) -> None:
+    host_port = free_port()
+    hosts.append(start_host(tmp_path / "host", host_port))
+    host = hosts[0]
+    own_port = free_port()
+    server = servers(
+        "own", PENALTY_GUIDE_SYNC_BIND="127.0.0.1", PENALTY_GUIDE_SYNC_PORT=str(own_port)
+    )
+    app = open_app(size, locale, "/log", server=server)
+    judge = "佐藤" if lang == "ja" else "Sato"
+
+    # Sharing off: the log's line, then the screen.
+    tile = app.button(containing(ui(S.SYNC_OPEN, lang)))
+    app.wait_for(tile)
+    shot(app, lang, "log-off")
+    app.tap(tile)
+    app.wait_for(app.button(ui(S.SYNC_JOIN, lang)))
+    shot(app, lang, "off")
+
+    # Join: a refused code is one line; nothing is remembered.
+    app.type_into(field(app, ui(S.SYNC_JUDGE, lang)), judge)
+    app.type_into(field(app, ui(S.SYNC_ADDRESS, lang)), host.url)
+    app.type_into(field(app, ui(S.SYNC_CODE, lang)), "AAAA-BBBB-CCCC")
+    app.tap(app.button(ui(S.SYNC_JOIN, lang)))
+    app.wait_for(app.text(containing(ui(S.SYNC_NOT_DONE, lang).split("{")[0])))
+    shot(app, lang, "join-refused")
+    code_box = field(app, ui(S.SYNC_CODE, lang))
+    code_box.first.fill("")
+    app.type_into(code_box, host.code)
+    app.tap(app.button(ui(S.SYNC_JOIN, lang)))
+    app.wait_for(app.button(ui(S.SYNC_NOW, lang)))
+    shot(app, lang, "joined")
+    app.tap(app.button(ui(S.SYNC_NOW, lang)))
+    app.wait_for(app.text(containing(ui(S.SYNC_NOW_DONE, lang).split("{")[0])))
+
+    # The log says it at a glance.
+    app.page.goto(f"{app.base_url}/log")
+    app._enable_semantics()
+    app.wait_for(app.button(containing(ui(S.SYNC_STATUS_JOINED, lang).split("{")[0])))
+    shot(app, lang, "log-joined")
+
+    # The host is gone: offline, said in one line, the records kept.
+    host.process.send_signal(signal.SIGKILL)
+    host.process.wait(timeout=10)
+    app.page.goto(f"{app.base_url}/log/sync")
+    app._enable_semantics()
+    app.tap(app.button(ui(S.SYNC_NOW, lang)))
+    app.wait_for(app.text(containing(ui(S.SYNC_NOT_DONE, lang).split("{")[0])))
+    shot(app, lang, "offline")
+    app.page.goto(f"{app.base_url}/log")
+    app._enable_semantics()
+    app.wait_for(app.button(containing(ui(S.SYNC_STATUS_OFFLINE, lang).split("{")[0])))
+    shot(app, lang, "log-offline")
+
+    # The head judge starts again with a new code: the old one is refused, join again.
+    hosts.append(start_host(host.data, host_port, "--new-code"))
+    new = hosts[-1]
+    assert new.code != host.code
+    app.page.goto(f"{app.base_url}/log/sync")
+    app._enable_semantics()
+    app.tap(app.button(ui(S.SYNC_NOW, lang)))
+    rejoin = app.text(ui(S.SYNC_REJOIN, lang))
+    app.wait_for(rejoin, timeout=20_000)
+    shot(app, lang, "code-replaced")
+    app.type_into(field(app, ui(S.SYNC_CODE, lang)), new.code)
+    app.tap(app.button(ui(S.SYNC_JOIN, lang)))
+    app.wait_gone(rejoin)
+
+    # Leave, confirmed first.
+    app.tap(app.button(ui(S.SYNC_LEAVE, lang)))
+    app.wait_for(app.text(ui(S.SYNC_LEAVE_CONFIRM, lang)))
+    shot(app, lang, "leave-confirm")
+    app.tap(app.button(ui(S.SYNC_LEAVE, lang)).last)
+    app.wait_for(app.button(ui(S.SYNC_JOIN, lang)))
+
+    # Host from the app: the address and the code in large text, the devices that join.
+    app.tap(app.button(re.compile(re.escape(ui(S.SYNC_HOST_START, lang).split("{")[0]))))
+    own_url = f"http://127.0.0.1:{own_port}"
+    app.wait_for(app.text(own_url))
+    code_text = app.page.get_by_text(re.compile(r"^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-"))
+    app.wait_for(code_text)
+    code = code_text.first.text_content() or ""
+    shot(app, lang, "host")
+    joined = cli(tmp_path / "device-c", "sync", "join", own_url, "--code", code, "--judge", "田中")
+    assert joined.returncode == 0, joined.stderr
+    app.wait_for(app.text(re.compile(r"田中")), timeout=10_000)
+    shot(app, lang, "host-devices")
+    # Hosting opens the sync port only; the browser client stays on 127.0.0.1, not there.
+    assert not_the_browser_client(own_url)
+
+    app.tap(app.button(ui(S.SYNC_NEW_CODE, lang)))
+    app.wait_for(app.text(ui(S.SYNC_NEW_CODE_CONFIRM, lang)))
+    shot(app, lang, "new-code-confirm")
+    app.tap(app.button(ui(S.SYNC_NEW_CODE, lang)).last)
+    app.wait_gone(app.text(code))
+
+    app.page.goto(f"{app.base_url}/log")
+    app._enable_semantics()
+    app.wait_for(app.button(containing(ui(S.SYNC_STATUS_HOSTING, lang).split("{")[0])))
+    shot(app, lang, "log-host")
+    app.page.goto(f"{app.base_url}/log/sync")
+    app._enable_semantics()
+    app.tap(app.button(ui(S.SYNC_STOP_HOSTING, lang)))
+    app.wait_for(app.text(ui(S.SYNC_STOP_CONFIRM, lang)))
+    app.tap(app.button(ui(S.SYNC_STOP_HOSTING, lang)).last)
+    app.wait_for(app.button(ui(S.SYNC_JOIN, lang)))
