@@ -48,7 +48,9 @@ class HostBackend(Protocol):
         self, event_id: str, versions: Sequence[ItemVersion], device: str, judge: str | None
     ) -> int: ...
 
-    def page(self, event_id: str, cursor: int) -> tuple[list[dict[str, Any]], int, bool]: ...
+    def page(
+        self, event_id: str, cursor: int, device: str
+    ) -> tuple[list[dict[str, Any]], int, bool]: ...
 
 
 class _Bucket:
@@ -220,7 +222,7 @@ class SyncServer:
         device = values["X-Sync-Device"]
         try:
             accepted = self.backend.receive(self.event_id, pushed, device, judge)
-            items, next_cursor, more = self.backend.page(self.event_id, cursor)
+            items, next_cursor, more = self.backend.page(self.event_id, cursor, device)
         except LogError as exc:
             raise Refusal("busy", f"the host could not save: {exc}") from None
         self.on_seen(device, judge)

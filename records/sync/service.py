@@ -16,9 +16,7 @@ from ..model import MergeReport
 from . import codes, protocol
 from .addresses import local_addresses
 from .client import DEFAULT_PORT, SyncClient, SyncProblem, host_url
-from .hlc import clock_offset
 from .items import MAX_JUDGE
-from .ledger import Ledger
 from .server import HostKeys, SyncServer
 from .state import Role, SyncState
 
@@ -73,7 +71,7 @@ class SyncService:
 
     def __init__(self, store: LogStore) -> None:
         self.store = store
-        self.ledger = Ledger(store)
+        self.ledger = store.ledger()
         self._lock = threading.RLock()  # the state and the server
         self._syncing = threading.Lock()  # one exchange with the host at a time
         self._server: SyncServer | None = None
@@ -86,6 +84,7 @@ class SyncService:
         self._interval_s = 3.0
         self._keys: dict[tuple[str, str], codes.Secret] = {}
         self._offset_ms = 0
+        self._closed = False
         store.add_save_listener(self.notify_saved)
 
     @classmethod
@@ -101,10 +100,12 @@ class SyncService:
     def _state(self) -> SyncState:
         return self.ledger.state()
 
-    def status(self) -> SyncStatus:
+    def status(self, *, stored: bool = False) -> SyncStatus:
+        """Now; `stored`: as saved in the log (the command line's `sync status`, while another
+        process may be the one hosting)."""
         with self._lock:
             state = self._state()
-            hosting = state.role == "host" and self._server is not None
+            hosting = state.role == "host" and (self._server is not None or stored)
             event = self.store.event(state.event_id) if state.event_id else None
             joined = state.role == "joined"
             return SyncStatus(
@@ -114,10 +115,19 @@ class SyncService:
                 judge=self.ledger.judge(),
                 device_id=self.ledger.device_id,
                 addresses=self._urls if hosting else (),
-                port=self._server.port if hosting and self._server else None,
+                port=self._server.port
+                if hosting and self._server
+                else state.port
+                if hosting
+                else None,
                 code=state.code.value if hosting and state.code else None,
                 host_url=state.host_url if joined else None,
-                devices=self.ledger.devices(state.event_id) if hosting and state.event_id else (),
+                devices=tuple(
+                    DeviceSeen(device, judge, at)
+                    for device, judge, at in self.ledger.devices(state.event_id)
+                )
+                if hosting and state.event_id
+                else (),
                 last_synced_at=state.last_synced if joined else None,
                 waiting=self.ledger.waiting(state.event_id, state.pushed)
                 if joined and state.event_id
@@ -164,7 +174,7 @@ class SyncService:
         return found
 
     def _wall_ms(self) -> int:
-        return protocol.now_ms(self.store.clock() + clock_offset())
+        return protocol.now_ms(self.store.clock())
 
     # -- hosting -------------------------------------------------------------------------------
 
@@ -175,9 +185,12 @@ class SyncService:
         bind: str | None = None,
         port: int | None = None,
         new_code: bool = False,
+        code: str | None = None,
     ) -> SyncStatus:
-        """Starts serving `event_id` in a thread (resuming the same code unless `new_code`).
-        Raises LogError (one line) when no address or the port cannot be used."""
+        """Starts serving `event_id` in a thread (resuming the same code unless `new_code`, or
+        with the `code` given). Raises LogError (one line) when no address or the port cannot
+        be used, InvalidInput for a code that is not one."""
+        given = codes.parse_code(code) if code is not None else None
         with self._lock:
             if self.store.event(event_id) is None:
                 raise InvalidInput(f"no event with id {event_id!r}", "event", "unknown_id")
@@ -186,9 +199,11 @@ class SyncService:
                 self._server = None
             state = self._state()
             same = state.event_id == event_id and state.code is not None
-            code = state.code if same and not new_code else codes.new_code()
-            retired = state.retired
-            if same and new_code and state.code is not None:
+            chosen_code = given or (
+                state.code if same and state.code and not new_code else codes.new_code()
+            )
+            retired = state.retired if same else ()
+            if same and state.code is not None and state.code != chosen_code:
                 retired = (*retired, codes.key_id(self._key(state.code, event_id)))
             addresses = tuple(bind.split(",")) if bind else state.bind if same else ()
             addresses = tuple(a.strip() for a in addresses if a.strip())
@@ -199,11 +214,10 @@ class SyncService:
                 )
             wanted = port if port is not None else (state.port if same and state.port else None)
             self.ledger.ensure_event_version(event_id)
-            assert code is not None
             server = SyncServer(
                 self.ledger,
                 event_id,
-                self._host_keys(code, event_id, retired[-MAX_RETIRED:]),
+                self._host_keys(chosen_code, event_id, retired[-MAX_RETIRED:]),
                 self._wall_ms,
                 lambda device, judge: self._seen(event_id, device, judge),
             )
@@ -215,12 +229,13 @@ class SyncService:
                 ) from None
             self._server = server
             self._urls = tuple(host_url(f"{a}:{chosen}") for a in listen)
+            self.store.set_current_event(event_id)
             self._problem = None
             self.ledger.save_state(
                 SyncState(
                     role="host",
                     event_id=event_id,
-                    code=code,
+                    code=chosen_code,
                     retired=retired[-MAX_RETIRED:],
                     bind=addresses,
                     port=chosen,
@@ -251,6 +266,17 @@ class SyncService:
             self.ledger.save_state(state.replaced(code=code, retired=retired))
         self._changed()
         return self.status()
+
+    def close(self) -> None:
+        """Stops serving and syncing in this process, keeping the saved state (a restart, or
+        the app's next start, resumes)."""
+        with self._lock:
+            if self._server is not None:
+                self._server.stop()
+                self._server = None
+            self._urls = ()
+            self._closed = True
+        self._wake.set()
 
     def stop_hosting(self) -> None:
         with self._lock:
@@ -327,9 +353,11 @@ class SyncService:
             except SyncProblem as problem:
                 return self._failed(state.host_url, problem, pushed, pulled)
             except (InvalidInput, LogError) as exc:
-                problem = SyncProblem("bad_answer", f"the host's data was refused: {exc}")
-                return self._failed(state.host_url, problem, pushed, pulled)
+                refused = SyncProblem("bad_answer", f"the host's data was refused: {exc}")
+                return self._failed(state.host_url, refused, pushed, pulled)
             self.ledger.save({"sync.last_synced": self.store.clock().isoformat()})
+            if state.event_id and self.ledger.first_sync_done(state.event_id):
+                self.store.set_current_event(state.event_id)  # once: the shared event
         changed = self._problem is not None or pulled > 0
         self._problem = None
         self._problem_code = None
@@ -361,9 +389,11 @@ class SyncService:
             self._background.start()
 
     def _loop(self) -> None:
-        while True:
+        while not self._closed:
             self._wake.wait(self._interval_s)
             self._wake.clear()
+            if self._closed:
+                return
             if self._state().role == "joined":
                 try:
                     self.sync_now()

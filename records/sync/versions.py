@@ -78,6 +78,13 @@ def current(db: sqlite3.Connection, kind: str, item_id: str) -> ItemVersion | No
     return found[-1] if found else None
 
 
+def of_event(db: sqlite3.Connection, event_id: str) -> tuple[ItemVersion, ...]:
+    rows = db.execute(
+        f"SELECT {_COLUMNS} FROM item_versions WHERE event_uuid = ? ORDER BY seq", (event_id,)
+    ).fetchall()
+    return tuple(_version(row) for row in rows)
+
+
 def highest_stamp(db: sqlite3.Connection) -> int:
     row = db.execute("SELECT max(stamp) FROM item_versions").fetchone()
     return int(row[0] or 0)
