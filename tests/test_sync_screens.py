@@ -363,3 +363,83 @@ def test_times_and_status_lines(apps, fakes, data_dir: Path) -> None:
     assert status_text(ctx, fake.status(), now).endswith("・最終同期 3 秒前 · 未送信 4 件")
     fake.last_synced_at = now - timedelta(seconds=40)  # no good sync for a while: offline
     assert status_text(ctx, fake.status(), now) == "共有：オフライン・未送信 4 件"
+
+
+# -- who recorded it (the real engine: records/sync) ------------------------------------------
+
+
+def record_through_the_form(app: FakeApp, name: str) -> str:
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
+    app.type(app.find(ft.TextField, label="プレイヤー名"), name)
+    app.click(app.find(ft.FilledButton, text="保存"))
+    prefix = routes.LOG_RECORD.link("x")[:-1]
+    assert app.client_route.startswith(prefix), app.texts()
+    return app.client_route[len(prefix) :]
+
+
+def test_the_log_row_and_the_record_page_name_the_judge_and_the_device(
+    apps, data_dir: Path, regulation: Regulation
+) -> None:
+    app = apps()
+    app.route(routes.SETTINGS.link())
+    app.type(field(app, "ジャッジ名"), "佐藤")
+    app.click(app.find(ft.OutlinedButton, text="ジャッジ名を保存"))
+    record_id = record_through_the_form(app, "山田 太郎")
+    with LogStore.open(regulation, data_dir / DATABASE_NAME) as store:
+        by = store.record(record_id).recorded_by
+    assert by is not None and by.judge == "佐藤" and by.device
+    device = by.device.replace("-", "")[:8]
+    assert app.has_text(f"記録したジャッジ：佐藤（端末 {device}）")
+    app.route(routes.LOG.link())
+    row = next(r for r in app.find_all(ft.ListTile) if "山田 太郎" in app.texts(r))
+    assert any("ジャッジ 佐藤" in t for t in app.texts(row))
+
+
+def test_a_record_made_before_a_judge_name_names_nobody(apps, data_dir: Path) -> None:
+    app = apps()
+    record_through_the_form(app, "山田 太郎")
+    assert app.has_text(re.compile(r"^記録したジャッジ：（不明）（端末 \w{8}）$"))
+    app.route(routes.LOG.link())
+    row = next(r for r in app.find_all(ft.ListTile) if "山田 太郎" in app.texts(r))
+    assert not any("ジャッジ" in t for t in app.texts(row))  # no "judge " with no name
+
+
+def test_the_record_page_shows_earlier_versions_and_who_made_them(
+    apps, data_dir: Path, regulation: Regulation
+) -> None:
+    app = apps()
+    app.route(routes.SETTINGS.link())
+    app.type(field(app, "ジャッジ名"), "佐藤")
+    app.click(app.find(ft.OutlinedButton, text="ジャッジ名を保存"))
+    record_id = record_through_the_form(app, "山田 太郎")
+    assert not app.has_text("この記録の変更履歴")  # one version: no history to show
+    app.route(routes.SETTINGS.link())
+    app.type(field(app, "ジャッジ名"), "鈴木")
+    app.click(app.find(ft.OutlinedButton, text="ジャッジ名を保存"))
+    app.route(routes.LOG_EDIT.link(record_id))
+    app.type(app.find(ft.TextField, label="卓"), "9")
+    app.click(app.find(ft.FilledButton, text="保存"))
+    app.route(routes.LOG_RECORD.link(record_id))
+    assert app.has_text("この記録の変更履歴")
+    lines = [t for t in app.texts() if re.search(r"・ジャッジ .+（端末 \w{8}）$", t)]
+    assert len(lines) == 2 and "ジャッジ 鈴木" in lines[0] and "ジャッジ 佐藤" in lines[1]
+    assert app.texts().count("現在の内容") == 1
+    assert app.has_text(re.compile(r"9卓"))
+    # Who first recorded it stays the recorder.
+    assert app.has_text(re.compile(r"^記録したジャッジ：佐藤（端末 \w{8}）$"))
+
+
+def test_the_repeat_notice_names_the_judge_of_each_earlier_record(
+    apps, fakes, data_dir: Path, regulation: Regulation
+) -> None:
+    app, fake = joined_app(apps, fakes, data_dir)
+    assert fake.event_id is not None
+    tier = regulation.infraction(DREW).penalty.id
+    fake.pull(other_judges_record(fake.event_id, "山田 太郎", DREW, tier, judge="佐藤"))
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
+    app.type(app.find(ft.TextField, label="プレイヤー名"), "山田 太郎")
+    assert app.has_text(re.compile(r"1回戦 · 7卓、ジャッジ 佐藤$"))
+    app.click(app.find(ft.FilledButton, text="保存"))
+    assert app.has_text(re.compile(r"1回戦 · 7卓、ジャッジ 佐藤$"))  # and on the saved record

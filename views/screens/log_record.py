@@ -36,6 +36,7 @@ from .log_parts import (
     tier_of,
 )
 from .log_recorded import recorded_by_line
+from .log_versions import versions_section
 
 
 def record_screen(ctx: Context, route: Route) -> Screen | None:
@@ -141,6 +142,9 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
                 wrap=True,
             )
         )
+    history = versions_section(ctx, store, record)  # venue sync: earlier versions, by whom
+    if history is not None:
+        controls.append(history)
     return Screen(
         title=" ".join(record.player.name.split()),
         body=scrolling_column(controls, spacing=10),
