@@ -33,7 +33,7 @@ from regulation.model import Regulation
 from views import strings as S
 
 from .harness import REPO_ROOT, AppServer, FlutterApp, free_port, server_environment
-from .test_browser import containing, infraction, ui
+from .test_browser import containing, infraction, navigate_to, ui
 
 pytestmark = pytest.mark.browser
 
@@ -149,10 +149,30 @@ def join(app: FlutterApp, lang: str, judge: str, url: str, code: str) -> None:
     app.wait_for(app.button(ui(S.SYNC_NOW, lang)))
 
 
+SHARING_LINE = {  # the log's line about sharing, whatever the state
+    "ja": re.compile(f"^({re.escape(S.SYNC_OPEN)}|共有：)"),
+    "en": re.compile("^(Judges' sync|Sharing: )"),
+}
+
+
+def to_log(app: FlutterApp, lang: str) -> None:
+    """The log, through the navigation bar or rail (no reload: the page stays booted)."""
+    navigate_to(app, S.NAV_LOG, lang)
+    app.wait_for(app.button(SHARING_LINE[lang]))
+
+
+def to_sync(app: FlutterApp, lang: str) -> None:
+    """The sync screen, from the log's line about sharing."""
+    to_log(app, lang)
+    app.tap(app.button(SHARING_LINE[lang]))
+    own = (S.SYNC_JOIN, S.SYNC_NOW, S.SYNC_STOP_HOSTING)  # a button of each state
+    app.wait_for(
+        app.button(re.compile("^(" + "|".join(re.escape(ui(m, lang)) for m in own) + ")$"))
+    )
+
+
 def record(app: FlutterApp, lang: str, name: str) -> None:
-    """From the infraction's page: record this penalty for `name`, round 1."""
-    app.page.goto(f"{app.base_url}/infractions/{DREW}")
-    app._enable_semantics()
+    """On an infraction's page: record this penalty for `name`, round 1."""
     app.tap(app.button(ui(S.RECORD_THIS, lang)))
     name_box = field(app, ui(S.PLAYER_NAME, lang))
     app.wait_for(name_box)
@@ -184,15 +204,18 @@ def test_judge_a_records_and_judge_bs_open_log_shows_it_and_names_a_in_the_repea
     item = infraction(regulation, DREW)
     hosts.append(start_host(tmp_path / "host", free_port()))
     host = hosts[0]
-    a = open_app("phone", "ja-JP", "/log/sync", server=servers("a"))
-    b = open_app("desktop", "ja-JP", "/log/sync", server=servers("b"))
+    a = open_app("phone", "ja-JP", f"/infractions/{DREW}", server=servers("a"))
+    b = open_app("desktop", "ja-JP", "/log", server=servers("b"))
+    to_sync(a, "ja")
     join(a, "ja", "佐藤", host.url, host.code)
+    to_sync(b, "ja")
     join(b, "ja", "鈴木", host.url, host.code.replace("-", " "))  # typed loosely
 
     # B looks at the shared log; A records a penalty.
-    b.page.goto(f"{b.base_url}/log")
-    b._enable_semantics()
-    b.wait_for(b.text(containing(ui(S.SYNC_STATUS_JOINED, "ja").split("{")[0])))
+    to_log(b, "ja")
+    b.wait_for(b.button(containing(ui(S.SYNC_STATUS_JOINED, "ja").split("{")[0])))
+    a.page.go_back()  # the sync screen, the log, then the infraction's page A opened first
+    a.page.go_back()
     record(a, "ja", "山田 太郎")
     a.tap(a.button(ui(S.FORM_SAVE, "ja")))
     a.wait_for(a.text(f"1回戦 山田 太郎 警告：{item.title.ja}"))
@@ -204,7 +227,9 @@ def test_judge_a_records_and_judge_bs_open_log_shows_it_and_names_a_in_the_repea
     assert time.monotonic() - saved_at <= 6.0
     b.screenshot("ja-sync-log-joined")
 
-    # B meets the same infraction: the repeat notice names judge A.
+    # B meets the same infraction (opened from A's record): the repeat notice names judge A.
+    b.tap(row)
+    b.tap(b.labelled(ui(S.RECORD_OPEN_INFRACTION, "ja")))
     record(b, "ja", "山田 太郎")
     b.wait_for(b.text(ui(S.REPEAT_JUDGE_DECIDES, "ja")))
     b.wait_for(b.text(re.compile("1回戦、ジャッジ 佐藤")))
@@ -225,6 +250,20 @@ def cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
     )
+
+
+def confirm(app: FlutterApp, title: str, action: str) -> None:
+    """Answers a confirmation dialog (its button is the last of that name: the screen's own
+    is under the dialog's barrier); taps again if the first tap landed while it opened."""
+    dialog_title = app.text(title)
+    app.wait_for(dialog_title)
+    for _attempt in range(3):
+        app.settle(500)
+        app.tap(app.button(action).last)
+        with contextlib.suppress(Exception):
+            app.wait_gone(dialog_title, 5_000)
+            return
+    raise AssertionError(f"the dialog {title!r} did not close")
 
 
 def shot(app: FlutterApp, lang: str, name: str) -> None:
@@ -288,24 +327,24 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     app.wait_for(app.button(ui(S.SYNC_NOW, lang)))
     shot(app, lang, "joined")
     app.tap(app.button(ui(S.SYNC_NOW, lang)))
-    app.wait_for(app.text(containing(ui(S.SYNC_NOW_DONE, lang).split("{")[0])))
+    done = re.compile(re.escape(ui(S.SYNC_NOW_DONE, lang).split("{")[0]))
+    app.wait_for(app.page.get_by_role("group", name=done))  # the snack bar
 
     # The log says it at a glance.
-    app.page.goto(f"{app.base_url}/log")
-    app._enable_semantics()
+    to_log(app, lang)
     app.wait_for(app.button(containing(ui(S.SYNC_STATUS_JOINED, lang).split("{")[0])))
     shot(app, lang, "log-joined")
 
     # The host is gone: offline, said in one line, the records kept.
     host.process.send_signal(signal.SIGKILL)
     host.process.wait(timeout=10)
-    app.page.goto(f"{app.base_url}/log/sync")
-    app._enable_semantics()
+    to_sync(app, lang)
+    rejoin = app.text(ui(S.SYNC_REJOIN, lang))
+    app.wait_for(rejoin, timeout=20_000)  # the background sync found the host gone
     app.tap(app.button(ui(S.SYNC_NOW, lang)))
     app.wait_for(app.text(containing(ui(S.SYNC_NOT_DONE, lang).split("{")[0])))
     shot(app, lang, "offline")
-    app.page.goto(f"{app.base_url}/log")
-    app._enable_semantics()
+    to_log(app, lang)
     app.wait_for(app.button(containing(ui(S.SYNC_STATUS_OFFLINE, lang).split("{")[0])))
     shot(app, lang, "log-offline")
 
@@ -313,11 +352,9 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     hosts.append(start_host(host.data, host_port, "--new-code"))
     new = hosts[-1]
     assert new.code != host.code
-    app.page.goto(f"{app.base_url}/log/sync")
-    app._enable_semantics()
+    to_sync(app, lang)
     app.tap(app.button(ui(S.SYNC_NOW, lang)))
-    rejoin = app.text(ui(S.SYNC_REJOIN, lang))
-    app.wait_for(rejoin, timeout=20_000)
+    app.wait_for(app.text(containing("join code was replaced")), timeout=20_000)
     shot(app, lang, "code-replaced")
     type_in(app, ui(S.SYNC_CODE, lang), new.code)
     app.tap(app.button(ui(S.SYNC_JOIN, lang)))
@@ -327,7 +364,7 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     app.tap(app.button(ui(S.SYNC_LEAVE, lang)))
     app.wait_for(app.text(ui(S.SYNC_LEAVE_CONFIRM, lang)))
     shot(app, lang, "leave-confirm")
-    app.tap(app.button(ui(S.SYNC_LEAVE, lang)).last)
+    confirm(app, ui(S.SYNC_LEAVE_CONFIRM, lang), ui(S.SYNC_LEAVE, lang))
     app.wait_for(app.button(ui(S.SYNC_JOIN, lang)))
 
     # Host from the app: the address and the code in large text, the devices that join.
@@ -348,16 +385,17 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     app.tap(app.button(ui(S.SYNC_NEW_CODE, lang)))
     app.wait_for(app.text(ui(S.SYNC_NEW_CODE_CONFIRM, lang)))
     shot(app, lang, "new-code-confirm")
-    app.tap(app.button(ui(S.SYNC_NEW_CODE, lang)).last)
+    confirm(app, ui(S.SYNC_NEW_CODE_CONFIRM, lang), ui(S.SYNC_NEW_CODE, lang))
     app.wait_gone(app.text(code))
 
-    app.page.goto(f"{app.base_url}/log")
-    app._enable_semantics()
+    to_log(app, lang)
     app.wait_for(app.button(containing(ui(S.SYNC_STATUS_HOSTING, lang).split("{")[0])))
     shot(app, lang, "log-host")
-    app.page.goto(f"{app.base_url}/log/sync")
-    app._enable_semantics()
+    to_sync(app, lang)
     app.tap(app.button(ui(S.SYNC_STOP_HOSTING, lang)))
     app.wait_for(app.text(ui(S.SYNC_STOP_CONFIRM, lang)))
-    app.tap(app.button(ui(S.SYNC_STOP_HOSTING, lang)).last)
+    shot(app, lang, "stop-confirm")
+    confirm(app, ui(S.SYNC_STOP_CONFIRM, lang), ui(S.SYNC_STOP_HOSTING, lang))
     app.wait_for(app.button(ui(S.SYNC_JOIN, lang)))
+    app.settle(3000)
+    shot(app, lang, "stopped")

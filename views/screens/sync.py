@@ -88,12 +88,11 @@ class SyncScreen:
         if self.link.notice:  # a failure said just before this screen was drawn again
             self.show_message(self.link.notice, error=True)
             self.link.notice = None
-        # The news that changes what this screen offers (joined, left, a problem, hosting
-        # ended elsewhere) draws it again; the rest only updates its lines.
-        shape = (status.role, bool(status.problem))
+        # News that changes what this screen is (joined, left, hosting ended, from another
+        # tab or the engine) draws it again; the rest only updates its parts in place.
 
         def reshaped(fresh: SyncStatus) -> None:
-            if (fresh.role, bool(fresh.problem)) != shape:
+            if fresh.role != status.role:
                 ctx.actions.refresh()
 
         self.link.watch(reshaped)
@@ -194,6 +193,7 @@ class SyncScreen:
             ft.Text(size=ctx.sizes.body, color=ERROR_COLOR, weight=ft.FontWeight.BOLD),
             lambda fresh: fresh.problem or "",
         )
+        problem.visible = bool(status.problem)
         self.link.redraw_lines()
         controls: list[ft.Control] = [
             ft.Row(
@@ -221,15 +221,30 @@ class SyncScreen:
                 wrap=True,
             ),
         ]
-        if status.problem:  # e.g. the head judge issued a new code: join again with it
-            self.address.value = status.host_url or ""
-            controls += [
+        # Offered while there is a problem (the head judge issued a new code, or the host's
+        # address changed): shown and hidden in place, never by drawing the screen again (a
+        # button must not vanish under a judge's finger).
+        self.address.value = status.host_url or ""
+        rejoin = ft.Column(
+            [
                 ft.Divider(),
                 heading(ctx, S.SYNC_REJOIN),
                 self.address,
                 self.code,
                 self.button(S.SYNC_JOIN, ft.Icons.LOGIN, self.join, kind=ft.FilledTonalButton),
-            ]
+            ],
+            spacing=12,
+            visible=bool(status.problem),
+        )
+
+        def show_rejoin(fresh: SyncStatus) -> None:
+            if rejoin.visible != bool(fresh.problem):
+                rejoin.visible = bool(fresh.problem)
+                problem.visible = bool(fresh.problem)
+                update_quietly(rejoin, problem)
+
+        self.link.watch(show_rejoin)
+        controls.append(rejoin)
         return controls
 
     def button(

@@ -214,31 +214,33 @@ def confirm(
     action: str,
     then: Callable[[], Awaitable[None]],
 ) -> None:
-    """Asks before something that stops other judges from syncing."""
+    """Asks before something that stops other judges from syncing. This dialog is closed
+    by name (not "the topmost": a snack bar shown meanwhile may be on top of it)."""
+
+    def close() -> None:
+        dialog.open = False
+        update_quietly(dialog)
 
     async def go(_: ft.Event) -> None:
-        ctx.actions.close_dialog()
+        close()
         await then()
 
-    ctx.actions.show_dialog(
-        ft.AlertDialog(
-            modal=True,
-            title=ft.Text(ctx.ui(title), size=ctx.sizes.heading),
-            content=ft.Text(detail, size=ctx.sizes.body),
-            actions=[
-                text_button(
-                    ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: ctx.actions.close_dialog()
-                ),
-                text_button(
-                    ctx,
-                    action,
-                    kind=ft.FilledButton,
-                    style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
-                    on_click=go,
-                ),
-            ],
-        )
+    dialog = ft.AlertDialog(
+        modal=True,
+        title=ft.Text(ctx.ui(title), size=ctx.sizes.heading),
+        content=ft.Text(detail, size=ctx.sizes.body),
+        actions=[
+            text_button(ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: close()),
+            text_button(
+                ctx,
+                action,
+                kind=ft.FilledButton,
+                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
+                on_click=go,
+            ),
+        ],
     )
+    ctx.actions.show_dialog(dialog)
 
 
 def judge_setting(ctx: Context) -> list[ft.Control]:
