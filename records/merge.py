@@ -101,33 +101,40 @@ def apply(
     row here; inside the caller's write. Events first, so that their records find them."""
     given = list(given)
     touched = versions.add(db, given, from_host=from_host)
-    added = updated = 0
-    for kind, _event, item in sorted(touched, key=lambda t: (t[0] != EVENT, t)):
-        winner = versions.current(db, kind, item)
+    for _kind, _event, item in sorted(t for t in touched if t[0] == EVENT):
+        winner = versions.current(db, EVENT, item)
         assert winner is not None
-        if kind == EVENT:
-            _apply_event(db, events, winner)
-        elif kind == RECORD:
-            change = _apply_record(db, events, history, items.record_from(winner))
-            added += change == "added"
-            updated += change == "updated"
+        _apply_event(db, events, winner)
+    ids = sorted({item for kind, _event, item in touched if kind == RECORD})
+    winners = versions.currents(db, RECORD, ids)
+    here = _records_here(db, history, ids)
+    added = updated = 0
+    rowids: dict[str, int] = {}
+    for record_id in ids:
+        record = items.record_from(winners[record_id])
+        found = here.get(record_id)
+        if found is None:
+            rowid = rowids.get(record.event_id) or _event_rowid(db, events, record.event_id)
+            history.insert(db, rowids.setdefault(record.event_id, rowid), record)
+            added += 1
+            continue
+        record = replace(record, event_id=found.event_id)  # a record never changes event
+        if found != record:
+            history.update(db, record)
+            updated += 1
     records = {v.item_id for v in given if v.kind == RECORD}
     return Applied(added, updated, len(records) - added - updated, len(touched))
 
 
-def _apply_record(db: sqlite3.Connection, events: Events, history: History, record: Record) -> str:
-    rows = db.execute(
-        f"SELECT {RECORD_COLUMNS} FROM records WHERE uuid = ?", (record.id,)
-    ).fetchall()
-    if not rows:
-        history.insert(db, _event_rowid(db, events, record.event_id), record)
-        return "added"
-    here = history.build(rows, db)[0]
-    record = replace(record, event_id=here.event_id)  # a record never changes event
-    if here == record:
-        return "unchanged"
-    history.update(db, record)
-    return "updated"
+def _records_here(db: sqlite3.Connection, history: History, ids: list[str]) -> dict[str, Record]:
+    """The rows here of these records (a few queries, not one each)."""
+    found: dict[str, Record] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"SELECT {RECORD_COLUMNS} FROM records WHERE uuid IN ({marks})", chunk)
+        found.update((r.id, r) for r in history.build(rows.fetchall(), db))
+    return found
 
 
 def _event_rowid(db: sqlite3.Connection, events: Events, event_id: str) -> int:

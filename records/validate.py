@@ -39,12 +39,22 @@ def text(
         return None
     if len(value) > limit:
         raise InvalidInput(f"{field}: longer than {limit} characters", field, "too_long")
-    for char in value:
-        if unicodedata.category(char) == "Cc" and not (multiline and char in _LINE_BREAKS):
+    # Printable text holds no control character (Cc) and no surrogate (Cs): the loop only
+    # for the rest.
+    for char in "" if value.isprintable() else value:
+        category = unicodedata.category(char)
+        if category == "Cc" and not (multiline and char in _LINE_BREAKS):
             raise InvalidInput(
                 f"{field}: contains a control character (U+{ord(char):04X})",
                 field,
                 "control_character",
+            )
+        if category == "Cs":  # half a UTF-16 pair (JSON's \ud800), or bytes that were not UTF-8
+            raise InvalidInput(
+                f"{field}: not valid text (a lone surrogate U+{ord(char):04X}, or bytes that "
+                "are not UTF-8)",
+                field,
+                "format",
             )
     return value
 

@@ -74,20 +74,22 @@ def _iso(moment: datetime) -> str:
 
 def record_body(record: Record) -> str:
     """A record's fields as a version's body (everything but its ids and updated_at)."""
+    return canonical(record_fields(record))
+
+
+def record_fields(record: Record) -> dict[str, Any]:
     by = record.recorded_by
-    return canonical(
-        {
-            "created_at": _iso(record.created_at),
-            "recorded_by": {"judge": by.judge, "device": by.device} if by else None,
-            "round": record.round,
-            "table": record.table,
-            "player": {"name": record.player.name, "id": record.player.player_id},
-            "infraction": record.infraction_id,
-            "tier": record.tier_id,
-            "note": record.note,
-            "deleted": record.deleted,
-        }
-    )
+    return {
+        "created_at": _iso(record.created_at),
+        "recorded_by": {"judge": by.judge, "device": by.device} if by else None,
+        "round": record.round,
+        "table": record.table,
+        "player": {"name": record.player.name, "id": record.player.player_id},
+        "infraction": record.infraction_id,
+        "tier": record.tier_id,
+        "note": record.note,
+        "deleted": record.deleted,
+    }
 
 
 def record_from(version: ItemVersion) -> Record:
@@ -110,7 +112,7 @@ def record_from(version: ItemVersion) -> Record:
     )
 
 
-def check_record_body(body: Any, where: str, regulation: Regulation) -> str:
+def check_record_body(body: Any, where: str, regulation: Regulation) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise InvalidInput(f"{where}: must be an object", where)
     for key in ("round", "table", "note", "recorded_by"):
@@ -138,7 +140,7 @@ def check_record_body(body: Any, where: str, regulation: Regulation) -> str:
         deleted=deleted,
         recorded_by=recorded_by_from(body["recorded_by"], f"{where}.recorded_by"),
     )
-    return record_body(record)
+    return record_fields(record)
 
 
 def recorded_by_from(value: Any, where: str) -> RecordedBy | None:
@@ -156,16 +158,18 @@ def recorded_by_from(value: Any, where: str) -> RecordedBy | None:
 
 
 def event_body(event: Event) -> str:
-    return canonical(
-        {
-            "name": event.name,
-            "date": event.date.isoformat() if event.date else None,
-            "rounds": [
-                {"number": r.number, "assembly_at": _iso(r.assembly_at) if r.assembly_at else None}
-                for r in sorted(event.rounds, key=lambda r: r.number)
-            ],
-        }
-    )
+    return canonical(event_fields(event))
+
+
+def event_fields(event: Event) -> dict[str, Any]:
+    return {
+        "name": event.name,
+        "date": event.date.isoformat() if event.date else None,
+        "rounds": [
+            {"number": r.number, "assembly_at": _iso(r.assembly_at) if r.assembly_at else None}
+            for r in sorted(event.rounds, key=lambda r: r.number)
+        ],
+    }
 
 
 def event_from(version: ItemVersion) -> Event:
@@ -183,7 +187,7 @@ def event_from(version: ItemVersion) -> Event:
     )
 
 
-def check_event_body(body: Any, where: str, regulation: Regulation) -> str:
+def check_event_body(body: Any, where: str, regulation: Regulation) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise InvalidInput(f"{where}: must be an object", where)
     name = validate.event_name(body.get("name"), f"{where}.name")
@@ -202,12 +206,12 @@ def check_event_body(body: Any, where: str, regulation: Regulation) -> str:
         assembly = entry.get("assembly_at")
         moment = None if assembly is None else validate.iso_datetime(assembly, f"{at}.assembly_at")
         parsed[number] = Round(number, moment)
-    return event_body(Event("", name, day, tuple(parsed.values())))
+    return event_fields(Event("", name, day, tuple(parsed.values())))
 
 
 # -- every kind ------------------------------------------------------------------------------
 
-BodyCheck = Callable[[Any, str, Regulation], str]
+BodyCheck = Callable[[Any, str, Regulation], dict[str, Any]]
 KINDS: dict[str, BodyCheck] = {RECORD: check_record_body, EVENT: check_event_body}
 
 
@@ -218,6 +222,6 @@ def check_body(kind: str, body: Any, where: str, regulation: Regulation) -> str:
     if check is None:
         raise InvalidInput(f"{where}.kind: unknown kind {kind!r} (update the app)", f"{where}.kind")
     clean = check(body, f"{where}.body", regulation)
-    if clean != canonical(body):
+    if clean != body:
         raise InvalidInput(f"{where}.body: not in canonical form", f"{where}.body")
-    return clean
+    return canonical(clean)

@@ -4,6 +4,7 @@ the devices a host has seen, and moving offline records into the shared event.""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -20,7 +21,7 @@ from ..history import History
 from ..merge import apply
 from ..model import MergeReport
 from . import local, protocol, versions
-from .items import EVENT, ItemVersion
+from .items import EVENT, RECORD, ItemVersion
 from .state import KEYS, SyncState, from_settings
 
 SEEN_WRITE_S = 30.0  # a host writes a device's "last seen" at most this often
@@ -96,21 +97,27 @@ class Ledger:
                 local.save_event(self._database, db, event_id)
 
     def _page(
-        self, event_id: str, after_seq: int, *, skip_from_host: bool, skip_device: str = ""
+        self,
+        event_id: str,
+        after_seq: int,
+        *,
+        skip_from_host: bool,
+        skip_device: str = "",
+        room: int = protocol.PAGE_ITEMS,
     ) -> tuple[list[dict[str, Any]], int, bool]:
-        """Up to a page of versions after `after_seq` (bounded in number and bytes)."""
+        """Up to `room` versions after `after_seq` (and about PAGE_BYTES at most)."""
         with self._database.lock:
             rows = versions.page(
                 self._database.connection,
                 event_id,
                 after_seq,
-                protocol.PAGE_ITEMS + 1,
+                room + 1,
                 skip_from_host=skip_from_host,
             )
         found: list[dict[str, Any]] = []
         size, last = 0, after_seq
         for index, (seq, version) in enumerate(rows):
-            if index == protocol.PAGE_ITEMS or (found and size > protocol.PAGE_BYTES):
+            if index == room or (found and size > protocol.PAGE_BYTES):
                 return found, last, True
             if version.device != skip_device or not skip_device:
                 entry = protocol.item_json(version)
@@ -135,8 +142,15 @@ class Ledger:
     ) -> tuple[list[dict[str, Any]], int, bool]:
         """The host's answer: versions after `cursor` but the asking device's own; the first
         page starts with the event's settings, so that records never arrive before them."""
-        found, last, more = self._page(event_id, cursor, skip_from_host=False, skip_device=device)
-        if cursor == 0:
+        first = cursor == 0
+        found, last, more = self._page(
+            event_id,
+            cursor,
+            skip_from_host=False,
+            skip_device=device,
+            room=protocol.PAGE_ITEMS - first,
+        )
+        if first:
             with self._database.lock:
                 settings = versions.current(self._database.connection, EVENT, event_id)
             if settings is not None:
@@ -152,6 +166,7 @@ class Ledger:
         if not given:
             return 0
         with self._database.write("nothing synced") as db:
+            _same_event(db, event_id, given)
             applied = apply(db, self._events, self._history, given)
         if applied.new_versions:
             self._saved()
@@ -162,6 +177,7 @@ class Ledger:
         Raises InvalidInput (nothing stored) when an item is not valid."""
         given = protocol.parse_items(entries, "items", event_id, self.regulation)
         with self._database.write("nothing synced") as db:
+            _same_event(db, event_id, given)
             applied = apply(db, self._events, self._history, given, from_host=True)
             for key, value in (("sync.cursor", cursor), ("sync.pushed", pushed)):
                 db.execute(
@@ -229,3 +245,17 @@ class Ledger:
                 local.save_record(database, db, gone)
         self._saved()
         return MergeReport(self._events.or_fail(shared_event_id), added, 0, unchanged)
+
+
+def _same_event(db: sqlite3.Connection, event_id: str, given: Sequence[ItemVersion]) -> None:
+    """Refuses versions of records that belong to another event here (a record never moves)."""
+    ids = sorted({v.item_id for v in given if v.kind == RECORD})
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        row = db.execute(
+            "SELECT r.uuid FROM records r JOIN events e ON e.id = r.event_id"
+            f" WHERE r.uuid IN ({','.join('?' * len(chunk))}) AND e.uuid != ? LIMIT 1",
+            (*chunk, event_id),
+        ).fetchone()
+        if row:
+            raise InvalidInput(f"record {row[0]} belongs to another event", "items", "format")

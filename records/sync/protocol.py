@@ -34,13 +34,13 @@ from .. import validate
 from ..errors import InvalidInput
 from .codes import Secret
 from .hlc import MAX_STAMP
-from .items import ItemVersion, check_body
+from .items import EVENT, ItemVersion, check_body
 
 PATH = "/sync/v1"
 HELLO_PATH = "/sync/v1/hello"  # GET, unsigned: only the shared event's UUID, to derive the key
 MAX_BODY = 4 * 1024 * 1024  # bytes; a page is far below it
-PAGE_ITEMS = 500  # versions per page, each way
-PAGE_BYTES = 1024 * 1024  # …and at most about this much JSON
+PAGE_ITEMS = 1000  # versions per page, each way
+PAGE_BYTES = 2 * 1024 * 1024  # …and at most about this much JSON
 WINDOW_S = 120
 REFUSALS = {
     "wrong_code": 401,
@@ -148,6 +148,8 @@ def parse_item(entry: Any, where: str, event_id: str, regulation: Regulation) ->
     if judge is not None and (not isinstance(judge, str) or len(judge) > 60):
         raise InvalidInput(f"{where}.judge: must be text or null", f"{where}.judge")
     saved_at = validate.iso_datetime(entry.get("saved_at"), f"{where}.saved_at")
+    if kind == EVENT and item_id != event_id:
+        raise InvalidInput(f"{where}.id: the settings of another event", f"{where}.id")
     body = check_body(kind, entry.get("body"), where, regulation)
     return ItemVersion(kind, item_id, event_id, stamp, device, judge, saved_at, body)
 

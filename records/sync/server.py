@@ -162,8 +162,9 @@ class SyncServer:
     ) -> tuple[int, bytes, dict[str, str]]:
         """(status, body, headers) for one request; `body_of(n)` reads n bytes."""
         guard = self.guard
-        if not guard.allowed(address):
-            raise Refusal("rate_limited", "too many wrong join codes; wait a minute")
+        # An address that sent too many wrong codes gets no more checks of a code until its
+        # allowance refills; a device there with the right code is still served.
+        limited = not guard.allowed(address)
         if method == "GET" and path == protocol.HELLO_PATH:
             return 200, protocol.encode({"event": self.event_id, "protocol": 1}), {}
         if method != "POST" or path != PATH:
@@ -176,7 +177,7 @@ class SyncServer:
             raise Refusal("other_event", "this host shares another event; check the address")
         keys = self.keys
         if values["X-Sync-Key"] != keys.key_id:
-            guard.failed(address)
+            _refuse_wrong(guard, address, limited)
             if values["X-Sync-Key"] in keys.retired_ids:
                 raise Refusal(
                     "old_code", "the join code was replaced: ask the host for the new code"
@@ -195,7 +196,7 @@ class SyncServer:
         body = body_of(length)
         text = protocol.signing_text(method, path, values, body)
         if not protocol.signature_ok(keys.key, text, values["X-Sync-Signature"]):
-            guard.failed(address)
+            _refuse_wrong(guard, address, limited)
             raise Refusal("wrong_code", "wrong join code")
         now = self.wall_ms()
         try:
@@ -235,6 +236,12 @@ class SyncServer:
         time_ms = str(self.wall_ms())
         text = protocol.answer_text(nonce, status, time_ms, body)
         return {"X-Sync-Time": time_ms, "X-Sync-Signature": protocol.sign(self.keys.key, text)}
+
+
+def _refuse_wrong(guard: Guard, address: str, limited: bool) -> None:
+    if limited:
+        raise Refusal("rate_limited", "too many wrong join codes; wait a minute")
+    guard.failed(address)
 
 
 class _Signed(Exception):

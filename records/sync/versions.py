@@ -13,6 +13,7 @@ from datetime import datetime
 from .items import ItemVersion
 
 _COLUMNS = "kind, item_uuid, event_uuid, stamp, device, judge, saved_at, body"
+_CHUNK = 500  # ids in one IN (…): under SQLite's limit of variables
 
 
 def _version(row: tuple) -> ItemVersion:
@@ -32,36 +33,64 @@ def add(
     sent on), so that every device keeps the same one whatever the order of arrival."""
     touched: set[tuple[str, str, str]] = set()
     for version in versions:
-        row = db.execute(
-            f"SELECT {_COLUMNS} FROM item_versions"
-            " WHERE kind = ? AND item_uuid = ? AND stamp = ? AND device = ?",
-            (version.kind, version.item_id, version.stamp, version.device),
-        ).fetchone()
-        if row is not None:
-            here = _version(row)
-            if here.order >= version.order:
+        row = (
+            None
+            if _insert(db, version, from_host, "OR IGNORE")
+            else db.execute(
+                f"SELECT {_COLUMNS} FROM item_versions"
+                " WHERE kind = ? AND item_uuid = ? AND stamp = ? AND device = ?",
+                (version.kind, version.item_id, version.stamp, version.device),
+            ).fetchone()
+        )
+        if row is not None:  # the key is here already
+            if _version(row).order >= version.order:
                 continue
             db.execute(
                 "DELETE FROM item_versions"
                 " WHERE kind = ? AND item_uuid = ? AND stamp = ? AND device = ?",
                 (version.kind, version.item_id, version.stamp, version.device),
             )
-        db.execute(
-            f"INSERT INTO item_versions ({_COLUMNS}, from_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                version.kind,
-                version.item_id,
-                version.event_id,
-                version.stamp,
-                version.device,
-                version.judge,
-                version.saved_at.isoformat(timespec="microseconds"),
-                version.body,
-                int(from_host),
-            ),
-        )
+            _insert(db, version, from_host, "")
         touched.add((version.kind, version.event_id, version.item_id))
     return touched
+
+
+def _insert(db: sqlite3.Connection, version: ItemVersion, from_host: bool, mode: str) -> bool:
+    cursor = db.execute(
+        f"INSERT {mode} INTO item_versions ({_COLUMNS}, from_host)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            version.kind,
+            version.item_id,
+            version.event_id,
+            version.stamp,
+            version.device,
+            version.judge,
+            version.saved_at.isoformat(timespec="microseconds"),
+            version.body,
+            int(from_host),
+        ),
+    )
+    return cursor.rowcount == 1
+
+
+def currents(db: sqlite3.Connection, kind: str, item_ids: Iterable[str]) -> dict[str, ItemVersion]:
+    """The current version of each of many things of one kind (a few queries, not one each)."""
+    found: dict[str, ItemVersion] = {}
+    ids = list(item_ids)
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        rows = db.execute(
+            f"SELECT {_COLUMNS} FROM item_versions WHERE kind = ?"
+            f" AND item_uuid IN ({','.join('?' * len(chunk))})",
+            (kind, *chunk),
+        ).fetchall()
+        for row in rows:
+            version = _version(row)
+            best = found.get(version.item_id)
+            if best is None or version.order > best.order:
+                found[version.item_id] = version
+    return found
 
 
 def history(db: sqlite3.Connection, kind: str, item_id: str) -> list[ItemVersion]:

@@ -201,12 +201,12 @@ class AppServer:
         root: Path,
         log_path: Path,
         port: int | None = None,
-        env: dict[str, str] | None = None,
+        extra_env: dict[str, str] | None = None,
     ) -> None:
         self.root = root
         self.port = port or free_port()
         self.log_path = log_path
-        self.env = env or {}  # on top of server_environment() (another data folder, …)
+        self.extra_env = extra_env or {}  # on top of server_environment() (a data folder, …)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -225,7 +225,7 @@ class AppServer:
             self.process = subprocess.Popen(
                 [sys.executable, "main.py", "--web", "--port", str(self.port)],
                 cwd=self.root,
-                env={**server_environment(), **self.env},
+                env={**server_environment(), **self.extra_env},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

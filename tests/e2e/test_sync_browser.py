@@ -112,7 +112,7 @@ def servers(browser, tmp_path: Path) -> Iterator[object]:
         server = AppServer(
             REPO_ROOT,
             tmp_path / f"server-{name}.log",
-            env={"PENALTY_GUIDE_DATA_DIR": str(data), **env},
+            extra_env={"PENALTY_GUIDE_DATA_DIR": str(data), **env},
         )
         server.start()
         started.append(server)
