@@ -341,8 +341,9 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     to_sync(app, lang)
     rejoin = app.text(ui(S.SYNC_REJOIN, lang))
     app.wait_for(rejoin, timeout=20_000)  # the background sync found the host gone
+    app.wait_for(app.text(containing("cannot be reached")))  # the engine's line, in red
     app.tap(app.button(ui(S.SYNC_NOW, lang)))
-    app.wait_for(app.text(containing(ui(S.SYNC_NOT_DONE, lang).split("{")[0])))
+    app.wait_gone(app.text(ui(S.SYNC_WORKING, lang)))
     shot(app, lang, "offline")
     to_log(app, lang)
     app.wait_for(app.button(containing(ui(S.SYNC_STATUS_OFFLINE, lang).split("{")[0])))

@@ -324,8 +324,12 @@ class SyncScreen:
                 self.ctx.ui(S.SYNC_NOW_DONE, pushed=result.pushed, pulled=result.pulled)
             )
         else:
-            self.say(S.SYNC_NOT_DONE, error=True, reason=result.problem or "")
-            self.link.status()
+            status = await asyncio.to_thread(self.link.status)
+            if status is None or status.problem != result.problem:  # else its line says it
+                self.say(S.SYNC_NOT_DONE, error=True, reason=result.problem or "")
+            else:
+                self.message.visible = False
+                self.update(self.message)
             self.link.redraw_lines()
 
     def ask_new_code(self, _: ft.Event) -> None:
