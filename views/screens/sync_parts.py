@@ -4,10 +4,11 @@ large text to type from, a confirmation dialog."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import flet as ft
@@ -212,33 +213,43 @@ def confirm(
     title: str,
     detail: str,
     action: str,
-    then: Callable[[], Awaitable[None]],
+    then: Callable[[], Coroutine[Any, Any, None]],
 ) -> None:
-    """Asks before something that stops other judges from syncing. This dialog is closed
-    by name (not "the topmost": a snack bar shown meanwhile may be on top of it)."""
+    """Asks before something that stops other judges from syncing. The choice closes this
+    very dialog (not "the topmost": a snack bar may be), and `then` runs once Flutter reports
+    it gone: run at once, its redraw raced the dialog's closing and could leave the dialog on
+    screen (seen in Chromium; branch logui found the same for deleting a record)."""
+    chosen: list[bool] = []
+    tasks: set[asyncio.Task[None]] = set()
 
-    def close() -> None:
+    def close(confirmed: bool) -> None:
+        if chosen:
+            return  # a second tap while the dialog fades
+        chosen.append(confirmed)
         dialog.open = False
         update_quietly(dialog)
 
-    async def go(_: ft.Event) -> None:
-        close()
-        await then()
+    def dismissed(_: ft.Event) -> None:
+        if chosen and chosen[0]:
+            task: asyncio.Task[None] = asyncio.get_running_loop().create_task(then())
+            tasks.add(task)  # a strong reference until it is done
+            task.add_done_callback(tasks.discard)
 
     dialog = ft.AlertDialog(
         modal=True,
         title=ft.Text(ctx.ui(title), size=ctx.sizes.heading),
         content=ft.Text(detail, size=ctx.sizes.body),
         actions=[
-            text_button(ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: close()),
+            text_button(ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: close(False)),
             text_button(
                 ctx,
                 action,
                 kind=ft.FilledButton,
                 style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
-                on_click=go,
+                on_click=lambda _: close(True),
             ),
         ],
+        on_dismiss=dismissed,
     )
     ctx.actions.show_dialog(dialog)
 
