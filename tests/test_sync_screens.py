@@ -329,7 +329,7 @@ def test_the_sync_screen_in_english(apps, fakes, data_dir: Path) -> None:
     eventually(app, lambda: app.has_text(CODE))
     assert app.has_text("Devices joined: 0")
     app.route(routes.LOG.link())
-    assert app.has_text("Sharing: hosting (0 devices joined)")
+    assert app.has_text("Sharing: hosting, devices joined: 0")
 
 
 def test_the_judge_name_is_set_in_the_settings(apps, fakes, data_dir: Path) -> None:
