@@ -23,8 +23,10 @@ The contract with the views is prompts/sync_contract.md. Refinements (the shape 
   state (the app calls it on exit; the next start may resume hosting with the same code).
 - `SyncService.notify_saved()` exists, but a service also hears every save of its store by
   itself (`LogStore.add_save_listener`): views need not call it.
-- `SyncService.subscribe(callback)`: called from a sync thread (never Flet's); also called when
-  the host saw a device (its list changed) and after a judge's name is set.
+- `SyncService.subscribe(callback)`: called from a sync thread (never Flet's). On a joined
+  device: after records were pulled, or the problem changed. On the host: when a device pushed
+  records, appeared or changed its judge's name (not on every request: a screen showing "last
+  seen N s ago" refreshes that on its own timer). Also after a judge's name is set.
 - `move_into_shared(local_event_id)` copies the local event's live records into the shared
   event (each copy's id derived from the original's: moving twice doubles nothing) and deletes
   the originals (restorable; their versions stay).

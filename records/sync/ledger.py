@@ -187,14 +187,16 @@ class Ledger:
 
     # -- devices -------------------------------------------------------------------------------
 
-    def seen(self, event_id: str, device: str, judge: str | None) -> None:
+    def seen(self, event_id: str, device: str, judge: str | None) -> bool:
+        """Notes a device's request; True when it is new here or its judge's name changed."""
         now = self._database.clock()
         with self._seen_lock:
             before = self._seen.get(device)
-            written = before[3] if before and before[1] == (judge or "") else None
+            news = before is None or before[1] != (judge or "")
+            written = None if news or before is None else before[3]
             self._seen[device] = (event_id, judge or "", now, written)
             if written is not None and (now - written).total_seconds() < SEEN_WRITE_S:
-                return
+                return news
             self._seen[device] = (event_id, judge or "", now, now)
         with self._database.write() as db:
             db.execute(
@@ -202,6 +204,7 @@ class Ledger:
                 " VALUES (?, ?, ?, ?)",
                 (device, event_id, judge or "", now.isoformat()),
             )
+        return news
 
     def devices(self, event_id: str) -> list[tuple[str, str, datetime]]:
         """(device, judge, last seen) of the devices that synced this event, newest first."""

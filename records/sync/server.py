@@ -117,7 +117,7 @@ class SyncServer:
         event_id: str,
         keys: HostKeys,
         wall_ms: Callable[[], int],
-        on_seen: Callable[[str, str | None], None],
+        on_seen: Callable[[str, str | None, int], None],
     ) -> None:
         self.backend = backend
         self.event_id = event_id
@@ -226,7 +226,7 @@ class SyncServer:
             items, next_cursor, more = self.backend.page(self.event_id, cursor, device)
         except LogError as exc:
             raise Refusal("busy", f"the host could not save: {exc}") from None
-        self.on_seen(device, judge)
+        self.on_seen(device, judge, accepted)
         answer = protocol.encode(
             {"items": items, "cursor": next_cursor, "more": more, "accepted": accepted}
         )

@@ -184,7 +184,7 @@ class SyncService:
                 event_id,
                 self._host_keys(chosen_code, event_id, retired[-MAX_RETIRED:]),
                 self._wall_ms,
-                lambda device, judge: self._seen(event_id, device, judge),
+                lambda device, judge, accepted: self._seen(event_id, device, judge, accepted),
             )
             try:
                 chosen = server.start(listen, DEFAULT_PORT if wanted is None else wanted)
@@ -213,9 +213,11 @@ class SyncService:
         key = self._key(code, event_id)
         return HostKeys(key, codes.key_id(key), frozenset(retired))
 
-    def _seen(self, event_id: str, device: str, judge: str | None) -> None:
-        self.ledger.seen(event_id, device, judge)
-        self._changed()
+    def _seen(self, event_id: str, device: str, judge: str | None, accepted: int) -> None:
+        """After each request: subscribers hear of new records and of a new or renamed device
+        (not of every request: 30 devices every 2 s; a screen refreshes "last seen" itself)."""
+        if self.ledger.seen(event_id, device, judge) or accepted:
+            self._changed()
 
     def new_code(self) -> SyncStatus:
         """A new join code; the old one stops working at once."""
