@@ -53,7 +53,7 @@ class FakeSync:
 
     # -- the contract ----------------------------------------------------------------------------
 
-    def status(self) -> SyncStatus:
+    def status(self, *, stored: bool = False) -> SyncStatus:
         event = self.store.event(self.event_id) if self.event_id else None
         return SyncStatus(
             role=self.role,  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from records.sync.service import DeviceSeen
 from regulation.model import Regulation
 from views import routes
 from views.screens.sync_parts import ago, status_text
+from views.sync_link import BIND_VARIABLE, PORT_VARIABLE
 
 try:
     from flet_harness import FakeApp
@@ -445,3 +446,30 @@ def test_the_repeat_notice_names_the_judge_of_each_earlier_record(
     assert app.has_text(re.compile(r"1回戦 · 7卓、ジャッジ 佐藤$"))
     app.click(app.find(ft.FilledButton, text="保存"))
     assert app.has_text(re.compile(r"1回戦 · 7卓、ジャッジ 佐藤$"))  # and on the saved record
+
+
+def test_a_device_that_was_hosting_hosts_again_when_the_app_opens(
+    apps, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The head judge's phone closed the app (or Android killed it): hosting goes on at the
+    next start, with the same code, so that no judge has to join again."""
+    monkeypatch.setenv(BIND_VARIABLE, "127.0.0.1")  # the tests' only network
+    monkeypatch.setenv(PORT_VARIABLE, "0")
+    app = apps()
+    app.route(routes.LOG_SYNC.link())
+    app.type(field(app, "ジャッジ名"), "本部")
+    app.click(app.find(ft.FilledTonalButton, text=re.compile("をホストする$")))
+    service = app.page.data.logbook.sync.service()
+    eventually(app, lambda: service.status().role == "host")
+    code = service.status().code
+    assert code
+    eventually(app, lambda: app.has_text(code))
+    service.close()  # what the app's end does: the server stops, the saved state stays
+    assert service.status().role == "off"
+
+    again = apps()
+    eventually(again, lambda: service.status().role == "host", timeout=10)
+    assert service.status().code == code
+    again.route(routes.LOG.link())
+    assert again.has_text("共有：ホスト中（0 台が参加）")
+    service.close()

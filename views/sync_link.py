@@ -140,6 +140,8 @@ class SyncLink:
         its news reaches this session. Does nothing, and starts nothing, when sharing is off.
         Called off the loop at start-up (views/app.py) and after hosting or joining."""
         status = self.status()
+        if status is not None and status.role == "off":
+            status = self.resume_hosting() or status
         if status is None or status.role == "off":
             self.unfollow()
             return
@@ -152,6 +154,24 @@ class SyncLink:
             self._unsubscribe = service.subscribe(self._from_sync_thread)
         if self._spawn is not None:
             self._spawn(self._start_ticker())
+
+    def resume_hosting(self) -> SyncStatus | None:
+        """The head judge's device was hosting when the app last closed (or was killed):
+        hosting goes on, same event, same code, same port, so that nobody has to join again.
+        Nothing when it was not hosting, or when it cannot host now (no network yet: the sync
+        screen then offers to host again)."""
+        from records.errors import LogError
+
+        try:
+            service = self.service()
+            stored = service.status(stored=True)
+            if stored.role != "host" or stored.event_id is None:
+                return None
+            status = service.host(stored.event_id, **host_options())
+        except (LogError, NotImplementedError):
+            return None
+        self.last = status
+        return status
 
     def unfollow(self) -> None:
         """Stops listening (sharing ended: left, or hosting stopped)."""
