@@ -1,18 +1,24 @@
 """Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
 
-JSON export, format version 1 (`FORMAT`, `FORMAT_VERSION`)::
+JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still read)::
 
-    {"format": "ocg-penalty-guide/penalty-log", "version": 1,
+    {"format": "ocg-penalty-guide/penalty-log", "version": 2,
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
-               "rounds": [{"number": N, "assembly_at": ISO|null}…]},
-     "records": [RECORD + {"deleted": BOOL}…]}
+               "rounds": [{"number": N, "assembly_at": ISO|null}…], "versions": [ITEM…]},
+     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…]}
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
-"infraction", "tier", "note"}. Records are oldest first and include deletions (`"deleted":
-true`, kept so that a merge never brings a deleted record back). Readers ignore keys they do not
-know; a change that an older reader would misread gets a new `version`.
+"infraction", "tier", "note", "recorded_by": {"judge", "device"}|null}. Records are oldest
+first and include deletions (`"deleted": true`, kept so that a merge never brings a deleted
+record back). Readers ignore keys they do not know; a change that an older reader would misread
+gets a new `version`.
+
+Version 2 adds (all optional when reading): `recorded_by`, and `versions`, every saved version of
+the record or of the event's settings as venue sync sends them (ITEM: records/sync/protocol.py),
+so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
+counts as one version stamped from its `updated_at`.
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -29,8 +35,11 @@ import csv
 import io
 import json
 import os
+import stat
 import tempfile
+import unicodedata
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +52,21 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .sync.hlc import orderable
+from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
+from .sync.local import legacy_version
+from .sync.protocol import item_json, parse_item
 
 FORMAT = "ocg-penalty-guide/penalty-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
+# The parser's work and memory are bounded before it starts: a file of 50 MB holds at most
+# about 170,000 records (300 bytes each at the least), two objects each, so a million objects
+# and lists is far above any export, while 50 MB of `[{},{},…]` (17 million of them, 1.4 GB
+# in memory) is refused unread. Counted as bytes, so braces inside text count too: a file
+# would need 800,000 of them in its notes to be refused wrongly.
+MAX_CONTAINERS = 1_000_000
+MAX_DIGITS = 18  # a number in an export is a round or a version: nothing needs more
 CSV_COLUMNS = (
     "record_id",
     "event",
@@ -63,7 +83,14 @@ CSV_COLUMNS = (
     "tier_ja",
     "tier_en",
     "note",
+    "recorded_by_judge",
+    "recorded_by_device",
 )
+# A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
+# move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
+# to these). LibreOffice 7.4, checked here, keeps "＝1+1" as text; Excel, which turns formula
+# characters typed full-width on a Japanese keyboard into a formula, could not be checked
+# offline; a leading apostrophe costs nothing where it was not needed.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -83,11 +110,22 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
         "infraction": record.infraction_id,
         "tier": record.tier_id,
         "note": record.note,
+        "recorded_by": (
+            {"judge": record.recorded_by.judge, "device": record.recorded_by.device}
+            if record.recorded_by
+            else None
+        ),
     }
 
 
-def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
-    return {
+def export_json(
+    event: Event, records: tuple[Record, ...], versions: Sequence[ItemVersion] = ()
+) -> dict[str, Any]:
+    """The export; with `versions` (LogStore.export_versions), each thing's history too."""
+    by_item: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for version in versions:
+        by_item.setdefault((version.kind, version.item_id), []).append(item_json(version))
+    payload: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "exported_at": iso(now_local()),
@@ -106,6 +144,11 @@ def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
         },
         "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
     }
+    if versions:
+        payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
+        for entry in payload["records"]:
+            entry["versions"] = by_item.get((RECORD, entry["id"]), [])
+    return payload
 
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
@@ -115,7 +158,8 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
 def _cell(value: str | None) -> str:
     if not value:
         return ""
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    first = unicodedata.normalize("NFKC", value[0])
+    return "'" + value if first.startswith(_FORMULA_STARTS) else value
 
 
 def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
@@ -146,6 +190,8 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 tier.title.ja if tier else "",
                 tier.title.en if tier else "",
                 _cell(record.note),
+                _cell(record.recorded_by.judge if record.recorded_by else None),
+                record.recorded_by.device if record.recorded_by else "",
             )
         )
     return out.getvalue().encode("utf-8-sig")
@@ -174,18 +220,45 @@ def write_file(path: Path, data: bytes) -> None:
 
 def read_export(path: Path, regulation: Regulation) -> ImportedEvent:
     """Reads and validates an export file. Raises LogError with one line; changes nothing."""
+    return parse_export(read_limited(path), regulation, str(path))
+
+
+def read_limited(path: Path, limit: int = MAX_IMPORT_BYTES) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them (else LogError).
+
+    Only a regular file is read: a device (/dev/zero never ends) or a pipe (a FIFO with no
+    writer would block for ever) is refused at once. The open does not block (O_NONBLOCK), and
+    the read stops one byte past the limit, whatever the file's size says (a device's is 0)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        size = path.stat().st_size
-        if size > MAX_IMPORT_BYTES:
-            raise LogError(f"import refused: {path}: larger than {MAX_IMPORT_BYTES} bytes")
-        data = path.read_bytes()
+        handle = os.open(path, flags)
     except OSError as exc:
         raise describe_fault(exc, path, "import refused: cannot read the file") from None
-    return parse_export(data, regulation, str(path))
+    try:
+        regular = stat.S_ISREG(os.fstat(handle).st_mode)
+        if regular:
+            with open(handle, "rb", closefd=False) as file:
+                data = file.read(limit + 1)
+    except OSError as exc:
+        raise describe_fault(exc, path, "import refused: cannot read the file") from None
+    finally:
+        os.close(handle)
+    if not regular:
+        raise LogError(
+            f"import refused: {path}: not a file (a folder, a device or a pipe); "
+            "nothing was imported"
+        )
+    if len(data) > limit:
+        raise LogError(f"import refused: {path}: larger than {limit} bytes; nothing was imported")
+    return data
 
 
 def parse_export(data: bytes, regulation: Regulation, source: str = "import") -> ImportedEvent:
+    """Validates an export's bytes (a file's, a paste's). Raises InvalidInput with one line
+    naming `source`, whatever the bytes: nothing here ends in a traceback."""
     try:
+        if len(data) > MAX_IMPORT_BYTES:
+            raise InvalidInput(f"larger than {MAX_IMPORT_BYTES} bytes", None, "too_long")
         return _parse(data, regulation)
     except InvalidInput as exc:
         raise InvalidInput(
@@ -194,16 +267,23 @@ def parse_export(data: bytes, regulation: Regulation, source: str = "import") ->
 
 
 def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
+    containers = data.count(b"{") + data.count(b"[")  # before a decoded copy is made
+    if containers > MAX_CONTAINERS:
+        raise InvalidInput(
+            f"not a penalty log export (more than {MAX_CONTAINERS:,} objects and lists)"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInput("not a penalty log export (not UTF-8 text)") from None
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise InvalidInput(
             f"not a penalty log export (not JSON: line {exc.lineno} column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:  # 100,000 nested [: an export nests four deep
+        raise InvalidInput("not a penalty log export (nested too deeply)") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise InvalidInput(f'not a penalty log export (no "format": "{FORMAT}")')
     version = payload.get("version")
@@ -236,6 +316,7 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
             Round(number, None if at is None else validate.iso_datetime(at, f"{where}.assembly_at"))
         )
     records = []
+    found = _versions(event, "event", EVENT, event_id, event_id, regulation)
     seen: set[str] = set()
     for index, entry in enumerate(_list(payload, "records", "records")):
         record = _record(entry, f"records[{index}]", event_id, event_name, regulation)
@@ -246,8 +327,44 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
                 "duplicate",
             )
         seen.add(record.id)
+        found += _versions(entry, f"records[{index}]", RECORD, record.id, event_id, regulation)
         records.append(record)
-    return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records))
+    if found:  # a record without versions counts as one (as from a version-1 file)
+        have = {v.item_id for v in found if v.kind == RECORD}
+        found += [legacy_version(r) for r in records if r.id not in have]
+    return ImportedEvent(
+        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found)
+    )
+
+
+def _versions(
+    entry: dict[str, Any],
+    where: str,
+    kind: str,
+    item_id: str,
+    event_id: str,
+    regulation: Regulation,
+) -> list[ItemVersion]:
+    """A thing's `versions` (format 2), each checked as venue sync checks it."""
+    given = entry.get("versions", [])
+    if not isinstance(given, list):
+        raise InvalidInput(f"{where}.versions: must be a list", f"{where}.versions")
+    found = []
+    for index, item in enumerate(given):
+        at = f"{where}.versions[{index}]"
+        version = parse_item(item, at, event_id, regulation)
+        if version.kind != kind or version.item_id != item_id:
+            raise InvalidInput(f"{at}: a version of something else", at)
+        found.append(version)
+    return found
+
+
+def _bounded_int(digits: str) -> int:
+    """An integer of the JSON text; refuses a number no export holds before converting it
+    (a 5000-digit number would otherwise cost quadratic time, then a ValueError)."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise InvalidInput(f"not a penalty log export (a number of {len(digits):,} digits)")
+    return int(digits)
 
 
 def _record(
@@ -266,6 +383,14 @@ def _record(
             raise InvalidInput(
                 f"{where}.{key}: missing (null when empty)", f"{where}.{key}", "required"
             )
+    for key in ("created_at", "updated_at"):
+        moment = validate.iso_datetime(entry.get(key), f"{where}.{key}")
+        if not orderable(moment):
+            raise InvalidInput(
+                f"{where}.{key}: {moment.year} is outside the years the log can order",
+                f"{where}.{key}",
+                "out_of_range",
+            )
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
@@ -283,6 +408,7 @@ def _record(
         tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
         note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
+        recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
     )
 
 
