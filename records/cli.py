@@ -65,7 +65,7 @@ def bare_regulation() -> Regulation:
     from regulation.model import Document, Text
 
     empty = Text("", "")
-    document = Document(label=empty, version="", source_sha256="", penalty_label=empty)
+    document = Document(label=empty, text_as_of="", source_sha256="", penalty_label=empty)
     return Regulation(document, (), empty, (), (), (), ())
 
 
