@@ -19,14 +19,17 @@ from .errors import LogError, Unwritable
 from .faults import describe_fault
 from .locks import Lock
 from .model import Player
+from .sync.hlc import clock_offset
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_TEST_OFFSET = clock_offset()
 MICROSECOND = timedelta(microseconds=1)
 
 
 def now_local() -> datetime:
-    """The current time with the device's UTC offset (what created_at / updated_at carry)."""
-    return datetime.now().astimezone()
+    """The current time with the device's UTC offset (what created_at / updated_at carry);
+    plus the test-only offset of records/sync/hlc.py (the sync simulation's wrong clock)."""
+    return (datetime.now() + _TEST_OFFSET).astimezone()
 
 
 def to_us(moment: datetime) -> int:

@@ -63,8 +63,18 @@ class RecordInput:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordedBy:
+    """Who saved something: the judge's name and the device's id (records/sync)."""
+
+    judge: str
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
-    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`)."""
+    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`).
+
+    `recorded_by` is who first recorded it (None for records made before venue sync)."""
 
     id: str  # UUID
     event_id: str  # the event's UUID
@@ -77,6 +87,18 @@ class Record:
     tier_id: str
     note: str | None
     deleted: bool = False
+    recorded_by: RecordedBy | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordVersion:
+    """One saved version of a record (its history, oldest first): who saved it and when (the
+    saving device's clock). `current` marks the version every device shows (records/sync/rule)."""
+
+    record: Record
+    recorded_by: RecordedBy | None
+    saved_at: datetime
+    current: bool
 
 
 @dataclass(frozen=True, slots=True)

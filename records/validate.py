@@ -43,7 +43,9 @@ def text(
         return None
     if len(value) > limit:
         raise InvalidInput(f"{field}: longer than {limit} characters", field, "too_long")
-    for char in value:
+    # Printable text holds no control character (Cc) and no surrogate (Cs): the loop only
+    # for the rest.
+    for char in "" if value.isprintable() else value:
         category = unicodedata.category(char)
         if category == "Cc" and not (multiline and char in _LINE_BREAKS):
             raise InvalidInput(

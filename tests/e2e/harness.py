@@ -213,7 +213,7 @@ class AppServer:
         self.root = root
         self.port = port or free_port()
         self.log_path = log_path
-        self.extra_env = extra_env or {}
+        self.extra_env = extra_env or {}  # on top of server_environment() (a data folder, …)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property

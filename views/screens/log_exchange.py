@@ -71,7 +71,7 @@ class Exchange:
         if kind == "csv":
             data = export_csv(event, records, self.ctx.regulation)
         else:
-            data = json_bytes(export_json(event, records))
+            data = json_bytes(export_json(event, records, self.store.export_versions(event.id)))
         return data, file_name(event, kind, now_local()), sum(not r.deleted for r in records)
 
     async def save_as(self, e: ft.Event, kind: str) -> None:

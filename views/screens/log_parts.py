@@ -19,6 +19,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..theme import TIER_COLORS
 from ..widgets import bilingual, penalty_chip, scrolling_column, text_button
+from .log_recorded import earlier_label, judge_label
 
 WARNING_COLOR = "#F9A825"  # amber: a repeat is something to weigh, not an error
 ERROR_COLOR = "#C62828"
@@ -185,6 +186,7 @@ def record_row(
     tier = tier_of(ctx, record.tier_id)
     facts = [f"{tier.letter} {ctx.pick(tier.title)}", place_label(ctx, record)]
     facts.append(local_time(record.created_at))
+    facts.append(judge_label(ctx, record) or "")  # who recorded it (venue sync)
     infraction = infraction_title(ctx, record.infraction_id)
     details = " · ".join(fact for fact in facts if fact)
     lines = f"{infraction}\n{details}" if show_player else details
@@ -303,7 +305,7 @@ def repeat_notice(
 def _earlier_record(ctx: Context, record: Record, link: bool) -> ft.Control:
     """An earlier record of the same infraction: when, where, its tier (a link on a saved
     record's page; on the form a link would leave the form)."""
-    where = place_label(ctx, record)
+    where = earlier_label(ctx, record, place_label(ctx, record))  # and the judge (venue sync)
     when = local_time(record.created_at, with_date=True)
     line = ft.Row(
         [
