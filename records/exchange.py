@@ -51,6 +51,7 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .sync.hlc import orderable
 from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
 from .sync.local import legacy_version
 from .sync.protocol import item_json, parse_item
@@ -374,6 +375,14 @@ def _record(
         if key not in entry:
             raise InvalidInput(
                 f"{where}.{key}: missing (null when empty)", f"{where}.{key}", "required"
+            )
+    for key in ("created_at", "updated_at"):
+        moment = validate.iso_datetime(entry.get(key), f"{where}.{key}")
+        if not orderable(moment):
+            raise InvalidInput(
+                f"{where}.{key}: {moment.year} is outside the years the log can order",
+                f"{where}.{key}",
+                "out_of_range",
             )
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):

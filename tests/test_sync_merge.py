@@ -150,8 +150,10 @@ def _import(store: LogStore, data: bytes) -> None:
 def test_an_edit_made_after_seeing_another_wins_even_from_a_clock_15_minutes_slow(
     regulation: Regulation, tmp_path: Path
 ) -> None:
+    # A saves everything at one instant, so its edit's stamp is its add's plus one: a stamp
+    # from B's clock alone (even nudged past A's updated_at) would lose to it.
     with (
-        open_store(regulation, tmp_path / "a", Clock(BASE)) as a,
+        open_store(regulation, tmp_path / "a", Clock(BASE, step=timedelta(0))) as a,
         open_store(regulation, tmp_path / "b", Clock(BASE - timedelta(minutes=15))) as b,
     ):
         event = a.current_event()

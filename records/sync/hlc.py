@@ -39,6 +39,15 @@ def clock_offset() -> timedelta:
         return timedelta(0)
 
 
+EARLIEST = datetime(1970, 1, 2, tzinfo=UTC)
+LATEST = datetime(6000, 1, 1, tzinfo=UTC)  # a stamp of a later time would not fit 63 bits
+
+
+def orderable(moment: datetime) -> bool:
+    """Whether a version saved at `moment` can be stamped (records/exchange.py refuses others)."""
+    return EARLIEST <= moment < LATEST
+
+
 def stamp_of(moment: datetime, counter: int = 0) -> int:
     """The stamp of a wall-clock moment (for versions made before sync: their updated_at)."""
     milliseconds = int(moment.timestamp() * 1000)

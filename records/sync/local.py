@@ -37,9 +37,7 @@ def _save(
     body: str,
 ) -> None:
     me = who(db)
-    # The device's clock as it is (saved_at may have been nudged past the version it edits):
-    # the stamp alone must make an edit win over what its device had seen.
-    stamp = next_stamp(database.clock(), versions.highest_stamp(db))
+    stamp = next_stamp(saved_at, versions.highest_stamp(db))
     version = ItemVersion(kind, item, event, stamp, me.device, me.judge or None, saved_at, body)
     versions.add(db, [version])
 
