@@ -36,6 +36,11 @@ def log_command(
         with LogStore.open(regulation) as store:
             if store.recovery:
                 err.write(f"warning: {store.recovery.message}\n")
+            if store.read_only and args.log_command in READ_COMMANDS:
+                err.write(
+                    "note: the penalty log is read-only here, so it can be listed and exported "
+                    f"but not changed ({store.read_only})\n"
+                )
             if store.migration_backup:
                 err.write(
                     f"note: the penalty log was upgraded; the old file was kept as "
@@ -57,6 +62,20 @@ def log_command(
     except LogError as exc:
         err.write(f"error: {exc}\n")
         return 1
+
+
+# What still works where the log cannot be written, or without the guideline's data.
+READ_COMMANDS = ("list", "export")
+
+
+def bare_regulation() -> Regulation:
+    """A guideline with no entries: with the bundled data damaged, `log list` and `log export`
+    still show every record, with its infraction and tier ids in place of their titles."""
+    from regulation.model import Document, Text
+
+    empty = Text("", "")
+    document = Document(label=empty, text_as_of="", source_sha256="", penalty_label=empty)
+    return Regulation(document, (), empty, (), (), (), ())
 
 
 # Options whose value is text the log stores or looks up (FILE and -o are paths: any bytes).
@@ -223,8 +242,15 @@ def _import(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
         _print_json(report.as_dict(), out)
         return 0
     created = " (new event)" if report.event_created else ""
+    elsewhere = ""
+    if report.elsewhere:
+        names = ", ".join(repr(name) for name in report.elsewhere_events)
+        elsewhere = (
+            f"; {report.elsewhere} more already belong to another event here ({names}): "
+            "merged there, not moved"
+        )
     out.write(
         f"imported {args.file} into {report.event.name!r}{created}: added {report.added}, "
-        f"updated {report.updated}, unchanged {report.unchanged}\n"
+        f"updated {report.updated}, unchanged {report.unchanged}{elsewhere}\n"
     )
     return 0

@@ -37,6 +37,7 @@ import json
 import os
 import stat
 import tempfile
+import unicodedata
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -85,6 +86,11 @@ CSV_COLUMNS = (
     "recorded_by_judge",
     "recorded_by_device",
 )
+# A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
+# move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
+# to these). LibreOffice 7.4, checked here, keeps "＝1+1" as text; Excel, which turns formula
+# characters typed full-width on a Japanese keyboard into a formula, could not be checked
+# offline; a leading apostrophe costs nothing where it was not needed.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -152,7 +158,8 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
 def _cell(value: str | None) -> str:
     if not value:
         return ""
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    first = unicodedata.normalize("NFKC", value[0])
+    return "'" + value if first.startswith(_FORMULA_STARTS) else value
 
 
 def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:

@@ -8,7 +8,10 @@ order or how often. A deletion and a restoration are versions like any edit. A v
 (no versions) gives each record one version stamped from its `updated_at` (`legacy_version`).
 
 An imported event is matched by its UUID, else by its name, else created; from a version-1 file
-its date and the rounds' assembly times fill only what is missing here.
+its date and the rounds' assembly times fill only what is missing here. A record whose UUID
+already lives in another event of this log stays in that event (a merge never moves a record
+between events): its versions are merged there by the same rule, and the report counts it apart
+(`elsewhere`, with the events' names), not as added or updated here.
 """
 
 from __future__ import annotations
@@ -84,9 +87,34 @@ def merge(
             for v in given
             if v.kind == RECORD or (v.kind == EVENT and v.item_id == local_uuid)
         ]
-        applied = apply(db, events, history, moved)
+        homes = _homes(db, sorted({v.item_id for v in moved if v.kind == RECORD}))
+        away = {record_id for record_id, home in homes.items() if home != local_uuid}
+        applied = apply(db, events, history, [v for v in moved if not _is_away(v, away)])
+        apply(db, events, history, [v for v in moved if _is_away(v, away)])  # counted apart
     event = events.or_fail(local_uuid)
-    return MergeReport(event, applied.added, applied.updated, applied.unchanged, created)
+    names = tuple(sorted({events.or_fail(homes[record_id]).name for record_id in away}))
+    return MergeReport(
+        event, applied.added, applied.updated, applied.unchanged, created, len(away), names
+    )
+
+
+def _is_away(version: ItemVersion, away: set[str]) -> bool:
+    return version.kind == RECORD and version.item_id in away
+
+
+def _homes(db: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
+    """Record UUID → the UUID of the event it lives in here, for the records already here."""
+    found: dict[str, str] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(
+            "SELECT records.uuid, events.uuid FROM records JOIN events"
+            f" ON events.id = records.event_id WHERE records.uuid IN ({marks})",
+            chunk,
+        )
+        found.update((str(record), str(event)) for record, event in rows)
+    return found
 
 
 def apply(

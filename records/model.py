@@ -152,9 +152,22 @@ class MergeReport:
     updated: int
     unchanged: int
     event_created: bool = False
+    # Records whose UUID already lives in another event of this log: merged there by the same
+    # rule, never moved (records/merge.py); the names of those events, in the report's words.
+    elsewhere: int = 0
+    elsewhere_events: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, int]:
-        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
+    def as_dict(self) -> dict[str, object]:
+        """The command line's JSON report; `elsewhere` (and those events' names) only when
+        there are any, so that the usual report keeps the contract's three counts."""
+        counts: dict[str, object] = {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+        }
+        if self.elsewhere:
+            counts |= {"elsewhere": self.elsewhere, "elsewhere_events": list(self.elsewhere_events)}
+        return counts
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,14 +99,22 @@ class LogStore:
         path = path or database_path()
         opened = open_connection(path, clock, migrations)
         database = Database(opened.connection, path, clock, opened.users_lock)
+        database.read_only = opened.read_only
         store = cls(database, regulation, opened.recovery, opened.migration_backup)
         try:
-            if local.needs_backfill(database):  # a log made before venue sync, once
+            store._players.refresh_keys()
+            if not database.read_only and local.needs_backfill(database):  # made before sync
                 local.backfill(database, store._history.without_versions())
         except BaseException:
             store.close()
             raise
         return store
+
+    @property
+    def read_only(self) -> str | None:
+        """Why the log could only be opened for reading (a read-only folder, a full disk), in
+        one line; None when it can be written. Every write then refuses in one line."""
+        return self._database.read_only
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -48,6 +48,12 @@ ALWAYS_APPLIES = N_("常に適用される原則")
 ALSO_KNOWN_AS = N_("別名")
 TYPICAL_SITUATIONS = N_("よくある状況の例")
 TYPICAL_SITUATIONS_NOTE = N_("このアプリが用意した例です。規定の本文ではありません。")
+# Headings the app shows that the regulation text it carries does not print.
+FINDER_NO_INFRACTION = N_("違反ではありません（アプリの説明）")
+HEADING_NOT_IN_SOURCE = N_(
+    "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
+)
+LABEL_NOT_IN_SOURCE = N_("この見出しはアプリが付けたものです。規定の本文ではありません。")
 INFRACTION_COUNT = N_("違反：{count} 件")
 SELECT_AN_ITEM = N_("左の一覧から項目を選んでください。")
 
@@ -251,6 +257,10 @@ IMPORT_PASTE_BUTTON = N_("貼り付けた JSON を読み込む")
 IMPORT_DONE = N_(
     "「{name}」に読み込みました：追加 {added} 件、更新 {updated} 件、変更なし {unchanged} 件"
 )
+IMPORT_ELSEWHERE = N_(
+    "ほかの {count} 件は、この端末では別の大会（{names}）の記録のため、"
+    "そちらで照合し、移していません"
+)
 IMPORT_REFUSED = N_("読み込みませんでした（何も変更していません）：{reason}")
 IMPORT_SWITCH = N_("「{name}」に切り替える")
 
@@ -273,7 +283,8 @@ SAMPLE_TEXT = N_("見本：故意ではなく、過剰にカードを引いた")
 # About
 APP_VERSION = N_("アプリのバージョン")
 REGULATION = N_("規定")
-REGULATION_VERSION = N_("規定の版")
+# The source carries no version or date: this is when the app's copy of the text was taken.
+REGULATION_TEXT_AS_OF = N_("規定の本文を収録した時期")
 DATA_CHECKSUM = N_("データのチェックサム")
 LICENCES = N_("ライセンス")
 FONT_LICENCE = N_(

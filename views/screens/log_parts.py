@@ -116,8 +116,14 @@ def recovery_banner(ctx: Context) -> ft.Control | None:
 
 
 def local_time(moment: datetime, with_date: bool = False) -> str:
-    """A time as the device shows it (records keep their own UTC offset)."""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+    """A time as the device shows it (records keep their own UTC offset). One the device's
+    time zone cannot hold (a log written before times were bounded: 9999-12-31) is shown as
+    written, with its offset, rather than stopping the screen."""
+    style = "%Y-%m-%d %H:%M" if with_date else "%H:%M"
+    try:
+        return moment.astimezone().strftime(style)
+    except (OverflowError, ValueError, OSError):
+        return moment.strftime(f"{style} UTC%z")
 
 
 def round_label(ctx: Context, number: int | None) -> str:
