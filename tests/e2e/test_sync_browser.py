@@ -35,6 +35,11 @@ from views import strings as S
 from .harness import REPO_ROOT, AppServer, FlutterApp, free_port, server_environment
 from .test_browser import containing, infraction, navigate_to, ui
 
+try:
+    from test_server import listening_addresses
+except ImportError:  # tests/ as a package
+    from tests.test_server import listening_addresses
+
 pytestmark = pytest.mark.browser
 
 DREW = "drew-extra-cards"  # B Warning
@@ -380,8 +385,11 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     assert joined.returncode == 0, joined.stderr
     app.wait_for(app.text(re.compile(r"田中")), timeout=10_000)
     shot(app, lang, "host-devices")
-    # Hosting opens the sync port only; the browser client stays on 127.0.0.1, not there.
+    # Hosting opens the sync port only (bound where it was told: 127.0.0.1 here); the browser
+    # client is not served there, and nothing of this process listens anywhere else.
     assert not_the_browser_client(own_url)
+    assert server.process is not None
+    assert listening_addresses(server.process.pid) == {"127.0.0.1"}
 
     app.tap(app.button(ui(S.SYNC_NEW_CODE, lang)))
     app.wait_for(app.text(ui(S.SYNC_NEW_CODE_CONFIRM, lang)))
