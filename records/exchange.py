@@ -1,12 +1,16 @@
 """Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
 
-JSON export, format version 1 (`FORMAT`, `FORMAT_VERSION`)::
+JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 files are still read)::
 
     {"format": "ocg-penalty-guide/penalty-log", "version": 1,
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
                "rounds": [{"number": N, "assembly_at": ISO|null}…]},
-     "records": [RECORD + {"deleted": BOOL}…]}
+     "records": [RECORD + {"deleted": BOOL}…],
+     "clock": CLOCK}                   (version 2, optional)
+
+CLOCK is the event's round clock (lengths, starts, pauses, extensions), every row with its UUID,
+instants and tombstone: records/clock_rows.py describes it; an import merges it row by row.
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
@@ -38,12 +42,13 @@ from regulation import APP_VERSION
 from regulation.model import Regulation
 
 from . import validate
+from .clock_rows import ClockData, clock_json, parse_clock
 from .errors import InvalidInput, LogError
 from .model import Event, Record, Round
-from .store import ImportedEvent, describe_fault, iso, now_local
+from .store import ImportedEvent, LogStore, describe_fault, iso, now_local
 
 FORMAT = "ocg-penalty-guide/penalty-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 CSV_COLUMNS = (
     "record_id",
@@ -84,7 +89,9 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
     }
 
 
-def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
+def export_json(
+    event: Event, records: tuple[Record, ...], clock: ClockData | None = None
+) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -103,7 +110,15 @@ def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
             ],
         },
         "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
+        "clock": clock_json(clock or ClockData()),
     }
+
+
+def event_export(store: LogStore, event_id: str) -> tuple[dict[str, Any], int]:
+    """The JSON export of an event, round clock included, and how many live records it holds."""
+    event, records = store.export_records(event_id)
+    payload = export_json(event, records, store.round_clock.rows(event_id))
+    return payload, sum(not r.deleted for r in records)
 
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
@@ -245,7 +260,8 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
             )
         seen.add(record.id)
         records.append(record)
-    return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records))
+    clock = parse_clock(payload.get("clock"))
+    return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records), clock)
 
 
 def _record(

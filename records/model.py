@@ -120,6 +120,7 @@ class MergeReport:
     updated: int
     unchanged: int
     event_created: bool = False
+    clock: tuple[int, int, int] = (0, 0, 0)  # round clock rows added, updated, unchanged
 
     def as_dict(self) -> dict[str, int]:
         return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}

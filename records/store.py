@@ -21,13 +21,15 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from regulation.model import Regulation
 
 from . import validate
+from .clock_rows import ClockData
+from .clock_store import ClockStore
 from .errors import InvalidInput, LogError
 from .identity import id_key, name_key, search_compact, search_words
 from .model import (
@@ -130,6 +132,7 @@ class ImportedEvent:
     date: date | None
     rounds: tuple[Round, ...]
     records: tuple[Record, ...]
+    clock: ClockData = field(default_factory=ClockData)  # the round clock (format version 2)
 
 
 class LogStore:
@@ -154,6 +157,7 @@ class LogStore:
         self.clock = clock
         self.recovery = recovery  # set when a damaged or foreign file was moved aside
         self.migration_backup = migration_backup  # the copy taken before a schema upgrade
+        self.round_clock = ClockStore(self)  # the round clock's rows (records/clock_store.py)
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -787,8 +791,9 @@ class LogStore:
                     updated += 1
                 else:
                     unchanged += 1
+            clock = self.round_clock.merge(db, local_uuid, incoming.clock)
         event = self._event_or_fail(local_uuid)
-        return MergeReport(event, added, updated, unchanged, created)
+        return MergeReport(event, added, updated, unchanged, created, clock)
 
     def export_records(self, event_id: str) -> tuple[Event, tuple[Record, ...]]:
         """An event and all its records, tombstones included, oldest first (for exports)."""

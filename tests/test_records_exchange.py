@@ -22,6 +22,7 @@ from records.errors import InvalidInput, LogError
 from records.exchange import (
     CSV_COLUMNS,
     FORMAT,
+    FORMAT_VERSION,
     export_csv,
     export_json,
     json_bytes,
@@ -81,7 +82,7 @@ def test_json_export_is_versioned_and_holds_tombstones(device_a: LogStore) -> No
     gone = device_a.add_record(event.id, entry("鈴木"))
     device_a.delete_record(gone.id)
     payload = json.loads(json_bytes(json_export(device_a, event.id)))
-    assert payload["format"] == FORMAT and payload["version"] == 1
+    assert payload["format"] == FORMAT and payload["version"] == FORMAT_VERSION
     assert payload["event"] == {
         "id": event.id,
         "name": event.name,
@@ -358,7 +359,7 @@ def _duplicate_ids(payload: dict[str, Any]) -> None:
     [
         (_set("format", "something-else"), "not a penalty log export"),
         (_set("format", KeyError), "not a penalty log export"),
-        (_set("version", 2), "newer version of the app"),
+        (_set("version", FORMAT_VERSION + 1), "newer version of the app"),
         (_set("version", "1"), "version"),
         (_set("event", KeyError), "event: missing"),
         (_set("event.id", "not-a-uuid"), "event.id: not a UUID"),

@@ -1,0 +1,420 @@
+"""The round clock's storage: lengths, starts, pauses and extensions of an event's rounds.
+
+`store.round_clock` (a `ClockStore` over the log's one connection) writes them in the log's
+durable transactions and reads them back as records/clock.py's values, which compute every time
+shown. Every row is a version of an item (records/clock_rows.py): an edit updates `updated_at`,
+a removal sets the tombstone, so exports and venue sync merge row by row.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from . import validate
+from .clock import (
+    DEFAULT_ROUND_MINUTES,
+    Extension,
+    PauseMark,
+    RoundClock,
+    extension_minutes,
+    round_minutes,
+)
+from .clock_rows import (
+    ClockData,
+    EventClockRow,
+    ExtensionRow,
+    MarkRow,
+    RoundRow,
+    Stamp,
+    event_row_id,
+    round_row_id,
+)
+from .errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .store import LogStore
+
+_STAMP = "uuid, created_at, updated_at, deleted"
+_EVENT_COLUMNS = f"{_STAMP}, round_minutes"
+_ROUND_COLUMNS = f"{_STAMP}, number, minutes, started_at"
+_MARK_COLUMNS = f"{_STAMP}, round, kind, at"
+_EXTENSION_COLUMNS = f"{_STAMP}, round, table_label, minutes, record_uuid, finished"
+# The columns a merged row is written with, in the order `ClockStore.merge` gives the values.
+_WRITTEN = "created_at, updated_at, updated_us, deleted"
+_COLUMNS = {
+    "clock_events": f"uuid, event_uuid, round_minutes, {_WRITTEN}",
+    "clock_rounds": f"uuid, event_uuid, number, minutes, started_at, {_WRITTEN}",
+    "clock_marks": f"uuid, event_uuid, round, kind, at, {_WRITTEN}",
+    "clock_extensions": (
+        f"uuid, event_uuid, round, table_label, minutes, record_uuid, finished, {_WRITTEN}"
+    ),
+}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="microseconds")
+
+
+def _us(moment: datetime) -> int:
+    from .store import to_us
+
+    return to_us(moment)
+
+
+def _parse(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _stamp(row: Sequence) -> Stamp:
+    return Stamp(
+        str(row[0]), datetime.fromisoformat(row[1]), datetime.fromisoformat(row[2]), bool(row[3])
+    )
+
+
+class ClockStore:
+    """The clock rows of the log `log` (which owns the connection, lock and transactions)."""
+
+    def __init__(self, log: LogStore) -> None:
+        self.log = log
+
+    # -- reading --------------------------------------------------------------------------
+
+    def default_minutes(self, event_id: str) -> int:
+        """The event's round length (50 minutes until a judge sets another)."""
+        found = self._event_row(None, event_id)
+        return found.round_minutes if found and not found.stamp.deleted else DEFAULT_ROUND_MINUTES
+
+    def round(self, event_id: str, number: int) -> RoundClock:
+        """Round `number`'s clock (not started when nothing was stored about it)."""
+        number = _round_number(number)
+        default = self.default_minutes(event_id)
+        row = self._round_row(None, event_id, number)
+        live = row is not None and not row.stamp.deleted
+        marks = self.log._read(
+            f"SELECT {_MARK_COLUMNS} FROM clock_marks"
+            " WHERE event_uuid = ? AND round = ? AND deleted = 0",
+            (event_id, number),
+        )
+        extensions = self.log._read(
+            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions"
+            " WHERE event_uuid = ? AND round = ? AND deleted = 0",
+            (event_id, number),
+        )
+        return RoundClock(
+            number=number,
+            minutes=(row.minutes if live and row and row.minutes else None) or default,
+            started_at=row.started_at if live and row else None,
+            marks=tuple(
+                PauseMark(m.stamp.id, "pause" if m.kind == "pause" else "resume", m.at)
+                for m in map(_mark_row, marks)
+            ),
+            extensions=tuple(
+                Extension(
+                    e.stamp.id, e.table, e.minutes, e.record_id, e.finished, e.stamp.created_at
+                )
+                for e in map(_extension_row, extensions)
+            ),
+        )
+
+    def rounds(self, event_id: str) -> tuple[RoundClock, ...]:
+        """Every round with something stored (a length or a start), by number."""
+        numbers = self.log._read(
+            "SELECT number FROM clock_rounds WHERE event_uuid = ? AND deleted = 0 ORDER BY number",
+            (event_id,),
+        )
+        return tuple(self.round(event_id, n) for (n,) in numbers)
+
+    def current(self, event_id: str) -> RoundClock | None:
+        """The round being played: the highest-numbered started round."""
+        found = self.log._read(
+            "SELECT max(number) FROM clock_rounds"
+            " WHERE event_uuid = ? AND deleted = 0 AND started_at IS NOT NULL",
+            (event_id,),
+        )
+        number = found[0][0] if found else None
+        return None if number is None else self.round(event_id, int(number))
+
+    def extensions_of_record(self, record_id: str) -> tuple[tuple[int, Extension], ...]:
+        """Extensions linked to a record, with their round (the record page says them)."""
+        rows = self.log._read(
+            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions"
+            " WHERE record_uuid = ? AND deleted = 0 ORDER BY created_at",
+            (record_id,),
+        )
+        return tuple(
+            (
+                e.round,
+                Extension(
+                    e.stamp.id, e.table, e.minutes, e.record_id, e.finished, e.stamp.created_at
+                ),
+            )
+            for e in map(_extension_row, rows)
+        )
+
+    # -- writing --------------------------------------------------------------------------
+
+    def set_default_minutes(self, event_id: str, minutes: int) -> int:
+        minutes = round_minutes(minutes, "round_minutes")
+        with self.log._write() as db:
+            self.log._event_rowid(db, event_id)
+            found = self._event_row(db, event_id)
+            now = self.log._next_time(found.stamp.updated_at if found else None)
+            db.execute(
+                "INSERT INTO clock_events (uuid, event_uuid, round_minutes, created_at,"
+                " updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, 0)"
+                " ON CONFLICT (uuid) DO UPDATE SET round_minutes = excluded.round_minutes,"
+                " updated_at = excluded.updated_at, updated_us = excluded.updated_us, deleted = 0",
+                (event_row_id(event_id), event_id, minutes, _iso(now), _iso(now), _us(now)),
+            )
+        return minutes
+
+    def set_round_minutes(self, event_id: str, number: int, minutes: int | None) -> RoundClock:
+        """Round `number`'s own length (None: the event's)."""
+        if minutes is not None:
+            minutes = round_minutes(minutes)
+        self._upsert_round(event_id, number, minutes=(minutes,))
+        return self.round(event_id, number)
+
+    def start(
+        self, event_id: str, number: int, at: datetime | None = None, minutes: int | None = None
+    ) -> RoundClock:
+        """Starts round `number` at `at` (default: now), or corrects its start."""
+        if minutes is not None:
+            minutes = round_minutes(minutes)
+        at = validate.aware(at, "at") if at is not None else self.log.clock()
+        self._upsert_round(
+            event_id, number, started_at=at, minutes=(minutes,) if minutes is not None else None
+        )
+        return self.round(event_id, number)
+
+    def clear_start(self, event_id: str, number: int) -> RoundClock:
+        """Un-starts a round started by mistake (its pauses and extensions stay stored)."""
+        self._upsert_round(event_id, number, started_at=None, clear_start=True)
+        return self.round(event_id, number)
+
+    def pause(self, event_id: str, number: int, at: datetime | None = None) -> RoundClock:
+        return self._mark(event_id, number, "pause", at)
+
+    def resume(self, event_id: str, number: int, at: datetime | None = None) -> RoundClock:
+        return self._mark(event_id, number, "resume", at)
+
+    def extend(
+        self,
+        event_id: str,
+        number: int,
+        table: str,
+        minutes: int,
+        record_id: str | None = None,
+    ) -> Extension:
+        """Gives `table` `minutes` more in round `number` (two extensions add up)."""
+        label = validate.table_label(table)
+        if label is None:
+            raise InvalidInput("table: required", "table", "required")
+        minutes = extension_minutes(minutes)
+        if record_id is not None:
+            record_id = _uuid(record_id, "record")
+        clock = self.round(event_id, number)
+        if not clock.started:
+            raise InvalidInput(
+                f"round {number} has not started: start it before giving extra time",
+                "not_started",
+            )
+        extension_id = str(uuid.uuid4())
+        with self.log._write() as db:
+            now = self.log._next_time()
+            db.execute(
+                "INSERT INTO clock_extensions (uuid, event_uuid, round, table_label, minutes,"
+                " record_uuid, finished, created_at, updated_at, updated_us, deleted)"
+                " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0)",
+                (
+                    extension_id,
+                    event_id,
+                    number,
+                    label,
+                    minutes,
+                    record_id,
+                    _iso(now),
+                    _iso(now),
+                    _us(now),
+                ),
+            )
+        return Extension(extension_id, label, minutes, record_id, False, now)
+
+    def set_finished(self, event_id: str, number: int, table: str, finished: bool = True) -> None:
+        """Marks a table of the end-of-round list finished (or playing again)."""
+        label = validate.table_label(table)
+        with self.log._write() as db:
+            rows = db.execute(
+                f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
+                " AND round = ? AND table_label = ? AND deleted = 0 AND finished != ?",
+                (event_id, number, label, int(finished)),
+            ).fetchall()
+            for row in map(_extension_row, rows):
+                now = self.log._next_time(row.stamp.updated_at)
+                db.execute(
+                    "UPDATE clock_extensions SET finished = ?, updated_at = ?, updated_us = ?"
+                    " WHERE uuid = ?",
+                    (int(finished), _iso(now), _us(now), row.stamp.id),
+                )
+
+    def remove_extension(self, extension_id: str) -> None:
+        """An extension given by mistake: kept as a tombstone, so a merge never brings it back."""
+        with self.log._write() as db:
+            rows = db.execute(
+                f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
+                (extension_id,),
+            ).fetchall()
+            if not rows:
+                raise InvalidInput(f"no extension {extension_id!r}", "extension", "unknown_id")
+            now = self.log._next_time(_extension_row(rows[0]).stamp.updated_at)
+            db.execute(
+                "UPDATE clock_extensions SET deleted = 1, updated_at = ?, updated_us = ?"
+                " WHERE uuid = ?",
+                (_iso(now), _us(now), extension_id),
+            )
+
+    def _mark(self, event_id: str, number: int, kind: str, at: datetime | None) -> RoundClock:
+        at = validate.aware(at, "at") if at is not None else self.log.clock()
+        clock = self.round(event_id, number)
+        if clock.started_at is None:
+            raise InvalidInput(f"round {number} has not started", "round", "not_started")
+        if at < clock.started_at:
+            raise InvalidInput(
+                f"at: {_iso(at)} is before round {number} started", "at", "out_of_range"
+            )
+        paused = clock.paused_at(at)
+        if kind == "pause" and paused:
+            raise InvalidInput(f"round {number} is already paused", "round", "paused")
+        if kind == "resume" and not paused:
+            raise InvalidInput(f"round {number} is not paused", "round", "not_paused")
+        with self.log._write() as db:
+            now = self.log._next_time()
+            db.execute(
+                "INSERT INTO clock_marks (uuid, event_uuid, round, kind, at, created_at,"
+                " updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (
+                    str(uuid.uuid4()),
+                    event_id,
+                    number,
+                    kind,
+                    _iso(at),
+                    _iso(now),
+                    _iso(now),
+                    _us(now),
+                ),
+            )
+        return self.round(event_id, number)
+
+    def _upsert_round(
+        self,
+        event_id: str,
+        number: int,
+        *,
+        started_at: datetime | None = None,
+        minutes: tuple[int | None] | None = None,
+        clear_start: bool = False,
+    ) -> None:
+        number = _round_number(number)
+        with self.log._write() as db:
+            self.log._event_rowid(db, event_id)
+            found = self._round_row(db, event_id, number)
+            now = self.log._next_time(found.stamp.updated_at if found else None)
+            live = found is not None and not found.stamp.deleted
+            start = found.started_at if live and found else None
+            length = found.minutes if live and found else None
+            if started_at is not None or clear_start:
+                start = started_at
+            if minutes is not None:
+                length = minutes[0]
+            db.execute(
+                "INSERT INTO clock_rounds (uuid, event_uuid, number, minutes, started_at,"
+                " created_at, updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)"
+                " ON CONFLICT (uuid) DO UPDATE SET minutes = excluded.minutes,"
+                " started_at = excluded.started_at, updated_at = excluded.updated_at,"
+                " updated_us = excluded.updated_us, deleted = 0",
+                (
+                    round_row_id(event_id, number),
+                    event_id,
+                    number,
+                    length,
+                    _iso(start),
+                    _iso(now),
+                    _iso(now),
+                    _us(now),
+                ),
+            )
+
+    # -- rows (export, import, sync) --------------------------------------------------------
+
+    def rows(self, event_id: str) -> ClockData:
+        """Every clock row of the event, tombstones included (for exports)."""
+        event = self._event_row(None, event_id)
+        rounds = self.log._read(
+            f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? ORDER BY number",
+            (event_id,),
+        )
+        marks = self.log._read(
+            f"SELECT {_MARK_COLUMNS} FROM clock_marks WHERE event_uuid = ?"
+            " ORDER BY round, at, uuid",
+            (event_id,),
+        )
+        extensions = self.log._read(
+            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
+            " ORDER BY round, created_at, uuid",
+            (event_id,),
+        )
+        return ClockData(
+            event,
+            tuple(map(_round_row, rounds)),
+            tuple(map(_mark_row, marks)),
+            tuple(map(_extension_row, extensions)),
+        )
+
+    def merge(self, db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple[int, int, int]:
+        """Merges another device's clock rows (records/clock_merge.py)."""
+        from .clock_merge import merge_clock
+
+        return merge_clock(self, db, event_id, data)
+
+    def _event_row(self, db: sqlite3.Connection | None, event_id: str) -> EventClockRow | None:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM clock_events WHERE event_uuid = ?"
+        rows = db.execute(sql, (event_id,)).fetchall() if db else self.log._read(sql, (event_id,))
+        return EventClockRow(_stamp(rows[0]), int(rows[0][4])) if rows else None
+
+    def _round_row(
+        self, db: sqlite3.Connection | None, event_id: str, number: int
+    ) -> RoundRow | None:
+        sql = f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? AND number = ?"
+        parameters = (event_id, number)
+        rows = db.execute(sql, parameters).fetchall() if db else self.log._read(sql, parameters)
+        return _round_row(rows[0]) if rows else None
+
+
+def _round_number(number: object) -> int:
+    found = validate.round_number(number)
+    if found is None:
+        raise InvalidInput("round: required", "round", "required")
+    return found
+
+
+def _uuid(value: str, field: str) -> str:
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise InvalidInput(f"{field}: not a record id (UUID): {value!r}", field) from None
+
+
+def _round_row(row: Sequence) -> RoundRow:
+    return RoundRow(_stamp(row), int(row[4]), row[5], _parse(row[6]))
+
+
+def _mark_row(row: Sequence) -> MarkRow:
+    return MarkRow(_stamp(row), int(row[4]), str(row[5]), datetime.fromisoformat(row[6]))
+
+
+def _extension_row(row: Sequence) -> ExtensionRow:
+    return ExtensionRow(_stamp(row), int(row[4]), str(row[5]), int(row[6]), row[7], bool(row[8]))
