@@ -45,6 +45,7 @@ from .state import (
     stored_values,
 )
 from .theme import WIDE_BREAKPOINT, apply_theme
+from .ticker import Tick, Ticker
 
 LOCALES = {
     language: ft.LocaleConfiguration(
@@ -76,6 +77,9 @@ class Shell:
         self.logbook = Logbook(regulation)  # opened off the start-up path (_warm_up)
         # A strong reference: the page drops services nothing else refers to.
         self.prefs = ft.SharedPreferences()
+        self.haptic = ft.HapticFeedback()  # the clock's 10 min / 5 min / time (views/ticker.py)
+        self.ticker = Ticker(self._spawn)
+        self._top_tick: Tick | None = None  # the shown screen's, handed to the ticker
         self.state = AppState()
         self.history = History()
         # Views below the top one are kept while nothing they show has changed (`_version`
@@ -198,6 +202,7 @@ class Shell:
             notify=self.notify,
             show_dialog=self.page.show_dialog,
             close_dialog=self.close_dialog,
+            vibrate=self.vibrate,
         )
         return Context(
             self.regulation,
@@ -240,6 +245,19 @@ class Shell:
 
     def close_dialog(self) -> None:
         self.page.pop_dialog()
+
+    def vibrate(self) -> None:
+        """A heavy haptic impact: Android and iOS apps vibrate; in a browser Flutter calls
+        navigator.vibrate (Chrome on Android); desktops have nothing and ignore it."""
+
+        async def buzz() -> None:
+            try:
+                await self.haptic.heavy_impact()
+                await self.haptic.vibrate()
+            except Exception:  # no vibrator, a tab gone: the visible change remains
+                pass
+
+        self._spawn(buzz())
 
     def toggle_bookmark(self, entry_id: str) -> None:
         self.state.toggle_bookmark(entry_id)
@@ -342,6 +360,7 @@ class Shell:
         self._views = {route.path: self._views[route.path] for route in stack}
         self.page.views[:] = views
         self.page.update()
+        self.ticker.follow(self._top_tick)
         if any(version != self._version for version, _view in self._views.values()):
             self._spawn(self._refresh_views_below(list(stack)))
 
@@ -374,10 +393,13 @@ class Shell:
         route = stack[depth]
         tab = self.table.tab(route)
         tab = self.state.tab if tab is None else tab
+        screen = self.screen(route)
+        if depth == len(stack) - 1:
+            self._top_tick = screen.tick
         return page_view(
             self.context,
             route.path,
-            self.screen(route),
+            screen,
             self.table.destinations,
             tab,
             can_go_back=depth > 0,

@@ -21,6 +21,7 @@ from ..widgets import (
     scrolling_column,
     text_button,
 )
+from .clock_calls import record_clock_parts
 from .log_parts import (
     ERROR_COLOR,
     change_log,
@@ -98,6 +99,7 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     if record.updated_at != record.created_at:
         facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
     controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts]
+    controls += record_clock_parts(ctx, store, record)  # views/screens/clock_calls.py
     if record.note:
         controls.append(
             ft.Container(
