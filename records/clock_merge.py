@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from .clock_rows import (
     ClockData,
@@ -26,15 +25,12 @@ from .clock_store import (
     _iso,
     _mark_row,
     _us,
+    stored_event_row,
+    stored_round_row,
 )
 
-if TYPE_CHECKING:
-    from .clock_store import ClockStore
 
-
-def merge_clock(
-    clocks: ClockStore, db: sqlite3.Connection, event_id: str, data: ClockData
-) -> tuple[int, int, int]:
+def merge_clock(db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple[int, int, int]:
     """Merges another device's clock rows into event `event_id`, inside the caller's write
     transaction: per item, the later update wins. Returns (added, updated, unchanged).
 
@@ -59,7 +55,7 @@ def merge_clock(
 
     if data.event is not None:
         row = data.event
-        local = clocks._event_row(db, event_id)
+        local = stored_event_row(db, event_id)
         apply(
             "clock_events",
             None if local is None else (local.stamp, (local.round_minutes,)),
@@ -67,7 +63,7 @@ def merge_clock(
             (event_row_id(event_id), event_id, row.round_minutes, *_stamp_values(row.stamp)),
         )
     for entry in data.rounds:
-        local_round = clocks._round_row(db, event_id, entry.number)
+        local_round = stored_round_row(db, event_id, entry.number)
         apply(
             "clock_rounds",
             None

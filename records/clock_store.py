@@ -33,10 +33,12 @@ from .clock_rows import (
     event_row_id,
     round_row_id,
 )
+from .database import to_us
 from .errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .store import LogStore
+    from .database import Database
+    from .events import Events
 
 _STAMP = "uuid, created_at, updated_at, deleted"
 _EVENT_COLUMNS = f"{_STAMP}, round_minutes"
@@ -60,8 +62,6 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def _us(moment: datetime) -> int:
-    from .store import to_us
-
     return to_us(moment)
 
 
@@ -76,10 +76,11 @@ def _stamp(row: Sequence) -> Stamp:
 
 
 class ClockStore:
-    """The clock rows of the log `log` (which owns the connection, lock and transactions)."""
+    """The clock rows of the log (`database` owns the connection, lock and transactions)."""
 
-    def __init__(self, log: LogStore) -> None:
-        self.log = log
+    def __init__(self, database: Database, events: Events) -> None:
+        self.database = database
+        self.events = events
 
     # -- reading --------------------------------------------------------------------------
 
@@ -94,12 +95,12 @@ class ClockStore:
         default = self.default_minutes(event_id)
         row = self._round_row(None, event_id, number)
         live = row is not None and not row.stamp.deleted
-        marks = self.log._read(
+        marks = self.database.read(
             f"SELECT {_MARK_COLUMNS} FROM clock_marks"
             " WHERE event_uuid = ? AND round = ? AND deleted = 0",
             (event_id, number),
         )
-        extensions = self.log._read(
+        extensions = self.database.read(
             f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions"
             " WHERE event_uuid = ? AND round = ? AND deleted = 0",
             (event_id, number),
@@ -122,7 +123,7 @@ class ClockStore:
 
     def rounds(self, event_id: str) -> tuple[RoundClock, ...]:
         """Every round with something stored (a length or a start), by number."""
-        numbers = self.log._read(
+        numbers = self.database.read(
             "SELECT number FROM clock_rounds WHERE event_uuid = ? AND deleted = 0 ORDER BY number",
             (event_id,),
         )
@@ -130,7 +131,7 @@ class ClockStore:
 
     def current(self, event_id: str) -> RoundClock | None:
         """The round being played: the highest-numbered started round."""
-        found = self.log._read(
+        found = self.database.read(
             "SELECT max(number) FROM clock_rounds"
             " WHERE event_uuid = ? AND deleted = 0 AND started_at IS NOT NULL",
             (event_id,),
@@ -140,7 +141,7 @@ class ClockStore:
 
     def extensions_of_record(self, record_id: str) -> tuple[tuple[int, Extension], ...]:
         """Extensions linked to a record, with their round (the record page says them)."""
-        rows = self.log._read(
+        rows = self.database.read(
             f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions"
             " WHERE record_uuid = ? AND deleted = 0 ORDER BY created_at",
             (record_id,),
@@ -159,10 +160,10 @@ class ClockStore:
 
     def set_default_minutes(self, event_id: str, minutes: int) -> int:
         minutes = round_minutes(minutes, "round_minutes")
-        with self.log._write() as db:
-            self.log._event_rowid(db, event_id)
+        with self.database.write() as db:
+            self.events.rowid(db, event_id)
             found = self._event_row(db, event_id)
-            now = self.log._next_time(found.stamp.updated_at if found else None)
+            now = self.database.next_time(found.stamp.updated_at if found else None)
             db.execute(
                 "INSERT INTO clock_events (uuid, event_uuid, round_minutes, created_at,"
                 " updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, 0)"
@@ -185,7 +186,7 @@ class ClockStore:
         """Starts round `number` at `at` (default: now), or corrects its start."""
         if minutes is not None:
             minutes = round_minutes(minutes)
-        at = validate.aware(at, "at") if at is not None else self.log.clock()
+        at = validate.aware(at, "at") if at is not None else self.database.clock()
         self._upsert_round(
             event_id, number, started_at=at, minutes=(minutes,) if minutes is not None else None
         )
@@ -224,8 +225,8 @@ class ClockStore:
                 "not_started",
             )
         extension_id = str(uuid.uuid4())
-        with self.log._write() as db:
-            now = self.log._next_time()
+        with self.database.write() as db:
+            now = self.database.next_time()
             db.execute(
                 "INSERT INTO clock_extensions (uuid, event_uuid, round, table_label, minutes,"
                 " record_uuid, finished, created_at, updated_at, updated_us, deleted)"
@@ -247,14 +248,14 @@ class ClockStore:
     def set_finished(self, event_id: str, number: int, table: str, finished: bool = True) -> None:
         """Marks a table of the end-of-round list finished (or playing again)."""
         label = validate.table_label(table)
-        with self.log._write() as db:
+        with self.database.write() as db:
             rows = db.execute(
                 f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
                 " AND round = ? AND table_label = ? AND deleted = 0 AND finished != ?",
                 (event_id, number, label, int(finished)),
             ).fetchall()
             for row in map(_extension_row, rows):
-                now = self.log._next_time(row.stamp.updated_at)
+                now = self.database.next_time(row.stamp.updated_at)
                 db.execute(
                     "UPDATE clock_extensions SET finished = ?, updated_at = ?, updated_us = ?"
                     " WHERE uuid = ?",
@@ -263,14 +264,14 @@ class ClockStore:
 
     def remove_extension(self, extension_id: str) -> None:
         """An extension given by mistake: kept as a tombstone, so a merge never brings it back."""
-        with self.log._write() as db:
+        with self.database.write() as db:
             rows = db.execute(
                 f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
                 (extension_id,),
             ).fetchall()
             if not rows:
                 raise InvalidInput(f"no extension {extension_id!r}", "extension", "unknown_id")
-            now = self.log._next_time(_extension_row(rows[0]).stamp.updated_at)
+            now = self.database.next_time(_extension_row(rows[0]).stamp.updated_at)
             db.execute(
                 "UPDATE clock_extensions SET deleted = 1, updated_at = ?, updated_us = ?"
                 " WHERE uuid = ?",
@@ -278,7 +279,7 @@ class ClockStore:
             )
 
     def _mark(self, event_id: str, number: int, kind: str, at: datetime | None) -> RoundClock:
-        at = validate.aware(at, "at") if at is not None else self.log.clock()
+        at = validate.aware(at, "at") if at is not None else self.database.clock()
         clock = self.round(event_id, number)
         if clock.started_at is None:
             raise InvalidInput(f"round {number} has not started", "round", "not_started")
@@ -291,8 +292,8 @@ class ClockStore:
             raise InvalidInput(f"round {number} is already paused", "round", "paused")
         if kind == "resume" and not paused:
             raise InvalidInput(f"round {number} is not paused", "round", "not_paused")
-        with self.log._write() as db:
-            now = self.log._next_time()
+        with self.database.write() as db:
+            now = self.database.next_time()
             db.execute(
                 "INSERT INTO clock_marks (uuid, event_uuid, round, kind, at, created_at,"
                 " updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
@@ -319,10 +320,10 @@ class ClockStore:
         clear_start: bool = False,
     ) -> None:
         number = _round_number(number)
-        with self.log._write() as db:
-            self.log._event_rowid(db, event_id)
+        with self.database.write() as db:
+            self.events.rowid(db, event_id)
             found = self._round_row(db, event_id, number)
-            now = self.log._next_time(found.stamp.updated_at if found else None)
+            now = self.database.next_time(found.stamp.updated_at if found else None)
             live = found is not None and not found.stamp.deleted
             start = found.started_at if live and found else None
             length = found.minutes if live and found else None
@@ -353,16 +354,16 @@ class ClockStore:
     def rows(self, event_id: str) -> ClockData:
         """Every clock row of the event, tombstones included (for exports)."""
         event = self._event_row(None, event_id)
-        rounds = self.log._read(
+        rounds = self.database.read(
             f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? ORDER BY number",
             (event_id,),
         )
-        marks = self.log._read(
+        marks = self.database.read(
             f"SELECT {_MARK_COLUMNS} FROM clock_marks WHERE event_uuid = ?"
             " ORDER BY round, at, uuid",
             (event_id,),
         )
-        extensions = self.log._read(
+        extensions = self.database.read(
             f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
             " ORDER BY round, created_at, uuid",
             (event_id,),
@@ -374,24 +375,39 @@ class ClockStore:
             tuple(map(_extension_row, extensions)),
         )
 
-    def merge(self, db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple[int, int, int]:
-        """Merges another device's clock rows (records/clock_merge.py)."""
-        from .clock_merge import merge_clock
-
-        return merge_clock(self, db, event_id, data)
-
     def _event_row(self, db: sqlite3.Connection | None, event_id: str) -> EventClockRow | None:
-        sql = f"SELECT {_EVENT_COLUMNS} FROM clock_events WHERE event_uuid = ?"
-        rows = db.execute(sql, (event_id,)).fetchall() if db else self.log._read(sql, (event_id,))
-        return EventClockRow(_stamp(rows[0]), int(rows[0][4])) if rows else None
+        return event_clock_row(self.database.read_in(db, *_event_row_sql(event_id)))
 
     def _round_row(
         self, db: sqlite3.Connection | None, event_id: str, number: int
     ) -> RoundRow | None:
-        sql = f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? AND number = ?"
-        parameters = (event_id, number)
-        rows = db.execute(sql, parameters).fetchall() if db else self.log._read(sql, parameters)
-        return _round_row(rows[0]) if rows else None
+        return round_row(self.database.read_in(db, *_round_row_sql(event_id, number)))
+
+
+def _event_row_sql(event_id: str) -> tuple[str, tuple[object, ...]]:
+    return f"SELECT {_EVENT_COLUMNS} FROM clock_events WHERE event_uuid = ?", (event_id,)
+
+
+def _round_row_sql(event_id: str, number: int) -> tuple[str, tuple[object, ...]]:
+    sql = f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? AND number = ?"
+    return sql, (event_id, number)
+
+
+def event_clock_row(rows: list[tuple]) -> EventClockRow | None:
+    """The event's clock row from the rows of `_event_row_sql` (None: not stored)."""
+    return EventClockRow(_stamp(rows[0]), int(rows[0][4])) if rows else None
+
+
+def round_row(rows: list[tuple]) -> RoundRow | None:
+    return _round_row(rows[0]) if rows else None
+
+
+def stored_event_row(db: sqlite3.Connection, event_id: str) -> EventClockRow | None:
+    return event_clock_row(db.execute(*_event_row_sql(event_id)).fetchall())
+
+
+def stored_round_row(db: sqlite3.Connection, event_id: str, number: int) -> RoundRow | None:
+    return round_row(db.execute(*_round_row_sql(event_id, number)).fetchall())
 
 
 def _round_number(number: object) -> int:

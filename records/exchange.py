@@ -36,16 +36,21 @@ import os
 import tempfile
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regulation import APP_VERSION
 from regulation.model import Regulation
 
 from . import validate
 from .clock_rows import ClockData, clock_json, parse_clock
+from .database import iso, now_local
 from .errors import InvalidInput, LogError
+from .faults import describe_fault
+from .merge import ImportedEvent
 from .model import Event, Record, Round
-from .store import ImportedEvent, LogStore, describe_fault, iso, now_local
+
+if TYPE_CHECKING:
+    from .store import LogStore
 
 FORMAT = "ocg-penalty-guide/penalty-log"
 FORMAT_VERSION = 2
