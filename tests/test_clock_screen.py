@@ -203,25 +203,49 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(apps, disk, 
     started(disk)
     fake_now.move(minutes=20)
     app = apps(route=routes.CLOCK.link())
-    app.click(app.find(ft.FilledButton, text="ジャッジコール"))
+    app.click(app.find(ft.FilledButton, text="ジャッジコール"))  # no table yet
+    assert app.find(ft.TextField, label="ジャッジコールの卓").error == "卓を入力してください。"
     app.type(app.find(ft.TextField, label="ジャッジコールの卓"), "１２")
-    app.click(app.find(ft.FilledButton, text="計測を開始"))
+    app.click(app.find(ft.FilledButton, text="ジャッジコール"))
     assert app.has_text("卓12のジャッジコール")
     fake_now.move(minutes=2, seconds=10)
     tick(app)
     assert app.has_text("02:10")  # the stopwatch
     app.click(app.find(ft.FilledButton, text="プレイ再開"))
-    assert app.has_text("コールの時間：02:10")
-    minutes = app.find(ft.TextField, label="延長（分）")
+    fake_now.move(seconds=30)  # the judge takes a moment to confirm: the call's time stays
+    app.route(routes.LOG.link())
+    app.route(routes.CLOCK.link())  # and may look elsewhere meanwhile
+    assert app.has_text("卓12の延長") and app.has_text("コールの時間：02:10")
+    minutes = app.find_all(ft.TextField, label="延長（分）")[0]  # the call's, above "by hand"
     assert minutes.value == "3"  # rounded up to the minute
     app.click(app.find(ft.FilledButton, text="延長を確定"))
     assert app.has_text("卓12に3分の延長を付けました")
-    assert not app.has_text("卓12のジャッジコール")  # the stopwatch stopped
+    assert not app.has_text("卓12のジャッジコール") and not app.has_text("卓12の延長")
     assert app.has_text("卓12") and app.has_text("+3分") and app.has_text("13:53終了")
     assert app.has_text("ラウンドの実際の終了：13:53")
     store = disk()
     clock = store.round_clock.current(store.current_event().id)
     assert [(r.table, r.minutes) for r in clock.tables(fake_now())] == [("12", 3)]
+
+
+def test_the_proposed_minutes_can_be_edited_or_the_call_dropped(apps, disk, fake_now) -> None:
+    started(disk)
+    app = apps(route=routes.CLOCK.link())
+    for table in ("5", "6"):
+        app.type(app.find(ft.TextField, label="ジャッジコールの卓"), table)
+        app.click(app.find(ft.FilledButton, text="ジャッジコール"))
+    fake_now.move(seconds=40)
+    for _table in ("5", "6"):  # each tap redraws the screen
+        app.click(app.find_all(ft.FilledButton, text="プレイ再開")[0])
+    fields = app.find_all(ft.TextField, label="延長（分）")[:2]  # the calls' (then "by hand")
+    assert [f.value for f in fields] == ["1", "1"]
+    app.type(fields[0], "4")  # the judge knows better
+    app.click(app.find_all(ft.FilledButton, text="延長を確定")[0])
+    app.click(app.find(ft.TextButton, text="キャンセル"))  # table 6: no extension after all
+    store = disk()
+    clock = store.round_clock.current(store.current_event().id)
+    assert [(r.table, r.minutes) for r in clock.tables(fake_now())] == [("5", 4)]
+    assert not app.has_text("卓6の延長")
 
 
 def test_an_extension_by_hand_edited_and_the_list_greyed_when_finished(
@@ -230,10 +254,9 @@ def test_an_extension_by_hand_edited_and_the_list_greyed_when_finished(
     started(disk)
     app = apps(route=routes.CLOCK.link())
     for table, minutes in (("7", "5"), ("3", "2"), ("7", "1")):
-        app.click(app.find(ft.OutlinedButton, text="延長を追加（デッキチェックなど）"))
-        app.type(app.find(ft.TextField, label="ジャッジコールの卓"), table)
+        app.type(app.find(ft.TextField, label="卓"), table)
         app.type(app.find(ft.TextField, label="延長（分）"), minutes)
-        app.click(app.find(ft.FilledButton, text="延長を確定"))
+        app.click(app.find(ft.OutlinedButton, text="延長を追加（デッキチェックなど）"))
     ends = [t for t in app.texts() if t.endswith("終了") and t[0].isdigit()]
     assert ends == ["13:52終了", "13:56終了"]  # table 3, then table 7 (5 + 1)
     assert app.has_text("+6分")
@@ -244,14 +267,13 @@ def test_an_extension_by_hand_edited_and_the_list_greyed_when_finished(
 
 
 @pytest.mark.parametrize("bad", ["0", "-2", "1441", "abc", ""])
-def test_a_bad_extension_is_refused_in_the_dialog(apps, disk, fake_now, bad: str) -> None:
+def test_a_bad_extension_is_refused_on_the_page(apps, disk, fake_now, bad: str) -> None:
     started(disk)
     app = apps(route=routes.CLOCK.link())
-    app.click(app.find(ft.OutlinedButton, text="延長を追加（デッキチェックなど）"))
-    app.type(app.find(ft.TextField, label="ジャッジコールの卓"), "4")
+    app.type(app.find(ft.TextField, label="卓"), "4")
     field = app.find(ft.TextField, label="延長（分）")
     app.type(field, bad)
-    app.click(app.find(ft.FilledButton, text="延長を確定"))
+    app.click(app.find(ft.OutlinedButton, text="延長を追加（デッキチェックなど）"))
     assert field.error == "1〜1440の分数を入力してください。"
     store = disk()
     assert store.round_clock.current(store.current_event().id).extensions == ()

@@ -27,7 +27,15 @@ from ..context import Context, Screen
 from ..routes import Route
 from ..widgets import heading, scrolling_column, text_button
 from . import clock_calls
-from .clock_calls import RunningCall, ask_call, ask_extension, running_calls
+from .clock_calls import (
+    CALL_COLOR,
+    RunningCall,
+    call_starter,
+    confirm_panel,
+    extension_by_hand,
+    running_calls,
+    stop_call,
+)
 from .log_parts import fault_screen, local_time, open_store, round_label
 
 
@@ -190,11 +198,14 @@ def clock_screen(ctx: Context, route: Route) -> Screen:
     if clock is None:
         return Screen(title, scrolling_column(not_started(ctx, store, event)), full_width=True)
     calls = [c for c in running_calls(ctx, event.id) if c.round == clock.number]
-    face = ClockFace(ctx, clock, calls)
+    face = ClockFace(ctx, clock, [c for c in calls if c.stopped_at is None])
+    stopped = [c for c in calls if c.stopped_at is not None]
     controls: list[ft.Control] = [
         face.panel,
-        actions_row(ctx, store, event, clock),
-        *call_rows(ctx, store, face),
+        pause_button(ctx, store, event, clock),
+        call_starter(ctx, event.id, clock.number),
+        *call_rows(ctx, store, face, stopped),
+        extension_by_hand(ctx, store, event.id, clock.number),
         ft.Divider(),
         *end_of_round(ctx, store, event, clock, clock_calls.now()),
         ft.Divider(),
@@ -251,7 +262,7 @@ def start_button(
     )
 
 
-def actions_row(ctx: Context, store: LogStore, event: Event, clock: RoundClock) -> ft.Control:
+def pause_button(ctx: Context, store: LogStore, event: Event, clock: RoundClock) -> ft.Control:
     label = round_label(ctx, clock.number)
     paused = clock.paused_at(clock_calls.now())
 
@@ -269,35 +280,17 @@ def actions_row(ctx: Context, store: LogStore, event: Event, clock: RoundClock) 
                 ctx.ui(S.EVENT_CLOCK_PAUSED, round=label),
             )
 
-    return ft.Row(
-        [
-            text_button(
-                ctx,
-                S.CLOCK_CALL,
-                kind=ft.FilledButton,
-                icon=ft.Icons.TIMER,
-                on_click=lambda _: ask_call(ctx, event.id, clock.number),
-            ),
-            text_button(
-                ctx,
-                S.CLOCK_ADD_EXTENSION,
-                icon=ft.Icons.MORE_TIME,
-                on_click=lambda _: ask_extension(ctx, store, event.id, clock.number),
-            ),
-            text_button(
-                ctx,
-                S.CLOCK_RESUME if paused else S.CLOCK_PAUSE,
-                icon=ft.Icons.PLAY_ARROW if paused else ft.Icons.PAUSE,
-                on_click=pause_or_resume,
-            ),
-        ],
-        wrap=True,
-        spacing=8,
-        run_spacing=8,
+    return text_button(
+        ctx,
+        S.CLOCK_RESUME if paused else S.CLOCK_PAUSE,
+        icon=ft.Icons.PLAY_ARROW if paused else ft.Icons.PAUSE,
+        on_click=pause_or_resume,
     )
 
 
-def call_rows(ctx: Context, store: LogStore, face: ClockFace) -> list[ft.Control]:
+def call_rows(ctx: Context, store: LogStore, face: ClockFace, stopped: list[RunningCall]):
+    """Each running call with its stopwatch and "play resumes"; each stopped one with the
+    extension it proposes."""
     rows: list[ft.Control] = []
     for call, stopwatch in zip(face.calls, face.stopwatches, strict=True):
         rows.append(
@@ -321,9 +314,7 @@ def call_rows(ctx: Context, store: LogStore, face: ClockFace) -> list[ft.Control
                             S.CLOCK_PLAY_RESUMES,
                             kind=ft.FilledButton,
                             icon=ft.Icons.TIMER_OFF,
-                            on_click=lambda _, call=call: ask_extension(
-                                ctx, store, call.event_id, call.round, call=call
-                            ),
+                            on_click=lambda _, call=call: stop_call(ctx, call),
                         ),
                     ],
                     wrap=True,
@@ -331,11 +322,12 @@ def call_rows(ctx: Context, store: LogStore, face: ClockFace) -> list[ft.Control
                     alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 ),
-                border=ft.Border.all(2, "#F9A825"),
+                border=ft.Border.all(2, CALL_COLOR),
                 border_radius=8,
                 padding=12,
             )
         )
+    rows += [confirm_panel(ctx, store, call) for call in stopped]
     return rows
 
 

@@ -5,13 +5,15 @@ parts (start a call, stop it for a record made during it, "time extension +3 min
 
 A running call is the session's (`ctx.logbook.calls`): its start instant and table, kept while
 the judge moves between screens; the extension it becomes is stored like the rest of the clock.
+Everything is asked in the page itself, not in dialogs: in Flutter web a dialog closed in the
+same handler that redraws the view stays on screen (Flet 1.0.5, seen in Chromium).
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import flet as ft
@@ -52,9 +54,18 @@ class RunningCall:
     round: int
     table: str
     started_at: datetime
+    stopped_at: datetime | None = None  # "play resumes": the extension waits to be confirmed
+    record_id: str | None = None  # stopped for this record (the extension is linked to it)
 
     def elapsed(self, at: datetime) -> str:
-        return countdown((at - self.started_at).total_seconds()).lstrip("+")
+        end = self.stopped_at or at
+        return countdown((end - self.started_at).total_seconds()).lstrip("+")
+
+    @property
+    def proposed_minutes(self) -> int | None:
+        if self.stopped_at is None:
+            return None
+        return stopwatch_minutes(self.started_at, self.stopped_at)
 
 
 def running_calls(ctx: Context, event_id: str) -> list[RunningCall]:
@@ -68,125 +79,188 @@ def start_call(ctx: Context, event_id: str, round_number: int, table: str) -> Ru
     return call
 
 
-def table_field(ctx: Context, value: str = "") -> ft.TextField:
+def stop_call(ctx: Context, call: RunningCall, record: Record | None = None) -> None:
+    """ "Play resumes": the stopwatch stops; its extension is proposed on the page."""
+    ctx.logbook.calls[call.table] = replace(
+        call, stopped_at=now(), record_id=record.id if record else call.record_id
+    )
+    ctx.actions.refresh()
+
+
+def drop_call(ctx: Context, call: RunningCall) -> None:
+    ctx.logbook.calls.pop(call.table, None)
+    ctx.actions.refresh()
+
+
+def table_field(ctx: Context, value: str = "", label: str = S.CLOCK_CALL_TABLE) -> ft.TextField:
     return ft.TextField(
-        label=ctx.ui(S.CLOCK_CALL_TABLE),
+        label=ctx.ui(label),
         value=value,
         text_size=ctx.sizes.body,
         keyboard_type=ft.KeyboardType.NUMBER,
-        width=round(200 * ctx.sizes.scale),
+        width=round(180 * ctx.sizes.scale),
         dense=True,
     )
 
 
-def ask_call(ctx: Context, event_id: str, round_number: int) -> None:
-    """The clock screen's "judge call": which table, then the stopwatch runs."""
-    field = table_field(ctx)
-
-    def go(_: ft.Event) -> None:
-        if not (field.value or "").strip():
-            field.error = ctx.ui(S.CLOCK_BAD_TABLE)
-            field.update()
-            return
-        call = start_call(ctx, event_id, round_number, field.value or "")
-        ctx.actions.close_dialog()
-        ctx.actions.refresh()
-        ctx.actions.notify(ctx.ui(S.CLOCK_CALL_STARTED, table=call.table))
-
-    field.on_submit = go
-    ctx.actions.show_dialog(
-        ft.AlertDialog(
-            modal=True,
-            title=ft.Text(ctx.ui(S.CLOCK_CALL), size=ctx.sizes.heading),
-            content=field,
-            actions=[
-                text_button(
-                    ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: ctx.actions.close_dialog()
-                ),
-                text_button(
-                    ctx, S.CLOCK_CALL_START, kind=ft.FilledButton, icon=ft.Icons.TIMER, on_click=go
-                ),
-            ],
-        )
+def minutes_field(ctx: Context, value: int | None = None) -> ft.TextField:
+    return ft.TextField(
+        label=ctx.ui(S.CLOCK_EXTENSION_MINUTES),
+        value=str(value) if value else "",
+        text_size=ctx.sizes.body,
+        keyboard_type=ft.KeyboardType.NUMBER,
+        width=round(150 * ctx.sizes.scale),
+        dense=True,
     )
 
 
-def ask_extension(
+def typed_table(ctx: Context, field: ft.TextField) -> str | None:
+    label = unicodedata.normalize("NFKC", field.value or "").strip()
+    if not label:
+        field.error = ctx.ui(S.CLOCK_BAD_TABLE)
+        field.update()
+        return None
+    return label
+
+
+def typed_minutes(ctx: Context, field: ft.TextField) -> int | None:
+    try:
+        return extension_minutes(int(unicodedata.normalize("NFKC", field.value or "")))
+    except (ValueError, InvalidInput):
+        field.error = ctx.ui(S.CLOCK_BAD_MINUTES)
+        field.update()
+        return None
+
+
+def save_extension(
     ctx: Context,
     store: LogStore,
     event_id: str,
     round_number: int,
+    table: str,
+    minutes: int,
     *,
     call: RunningCall | None = None,
-    record: Record | None = None,
+    record_id: str | None = None,
 ) -> None:
-    """The extension to confirm: a stopped call's minutes (rounded up), or typed by hand."""
-    stopped = now()
-    proposed = stopwatch_minutes(call.started_at, stopped) if call else None
-    table = table_field(ctx, call.table if call else (record.table if record else "") or "")
-    minutes = ft.TextField(
-        label=ctx.ui(S.CLOCK_EXTENSION_MINUTES),
-        value=str(proposed) if proposed else "",
-        text_size=ctx.sizes.body,
-        keyboard_type=ft.KeyboardType.NUMBER,
-        width=round(200 * ctx.sizes.scale),
-        dense=True,
+    def save() -> None:
+        store.round_clock.extend(event_id, round_number, table, minutes, record_id)
+        if call is not None:
+            ctx.logbook.calls.pop(call.table, None)
+
+    clock_change(ctx, save, ctx.ui(S.CLOCK_EXTENSION_ADDED, table=table, minutes=minutes))
+
+
+def call_starter(ctx: Context, event_id: str, round_number: int) -> ft.Control:
+    """The clock screen's "judge call at table T"."""
+    table = table_field(ctx)
+
+    def go(_: ft.Event) -> None:
+        label = typed_table(ctx, table)
+        if label is None:
+            return
+        call = start_call(ctx, event_id, round_number, label)
+        ctx.actions.refresh()
+        ctx.actions.notify(ctx.ui(S.CLOCK_CALL_STARTED, table=call.table))
+
+    table.on_submit = go
+    return ft.Row(
+        [
+            table,
+            text_button(ctx, S.CLOCK_CALL, kind=ft.FilledButton, icon=ft.Icons.TIMER, on_click=go),
+        ],
+        wrap=True,
+        spacing=8,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
-    content: list[ft.Control] = []
-    if call is not None:
-        content.append(
-            ft.Text(ctx.ui(S.CLOCK_CALL_LASTED, elapsed=call.elapsed(stopped)), size=ctx.sizes.body)
-        )
-    content += [table, minutes]
+
+
+def extension_by_hand(
+    ctx: Context, store: LogStore, event_id: str, round_number: int
+) -> ft.Control:
+    """+N minutes for a table (a deck check, a call not timed)."""
+    table = table_field(ctx, label=S.FORM_TABLE)
+    minutes = minutes_field(ctx)
+
+    def add(_: ft.Event) -> None:
+        label = typed_table(ctx, table)
+        count = typed_minutes(ctx, minutes)
+        if label is not None and count is not None:
+            save_extension(ctx, store, event_id, round_number, label, count)
+
+    minutes.on_submit = add
+    return ft.Row(
+        [
+            table,
+            minutes,
+            text_button(ctx, S.CLOCK_ADD_EXTENSION, icon=ft.Icons.MORE_TIME, on_click=add),
+        ],
+        wrap=True,
+        spacing=8,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def confirm_panel(ctx: Context, store: LogStore, call: RunningCall) -> ft.Control:
+    """A stopped call: how long it took, the proposed minutes (editable), confirm or drop."""
+    assert call.stopped_at is not None
+    minutes = minutes_field(ctx, call.proposed_minutes)
 
     def confirm(_: ft.Event) -> None:
-        label = unicodedata.normalize("NFKC", table.value or "").strip()
-        if not label:
-            table.error = ctx.ui(S.CLOCK_BAD_TABLE)
-            table.update()
-            return
-        try:
-            count = extension_minutes(int(unicodedata.normalize("NFKC", minutes.value or "")))
-        except (ValueError, InvalidInput):
-            minutes.error = ctx.ui(S.CLOCK_BAD_MINUTES)
-            minutes.update()
-            return
-        ctx.actions.close_dialog()
-
-        def save() -> None:
-            store.round_clock.extend(
-                event_id, round_number, label, count, record.id if record else None
+        count = typed_minutes(ctx, minutes)
+        if count is not None:
+            save_extension(
+                ctx,
+                store,
+                call.event_id,
+                call.round,
+                call.table,
+                count,
+                call=call,
+                record_id=call.record_id,
             )
-            if call is not None:
-                ctx.logbook.calls.pop(call.table, None)
-
-        try:
-            change_log(ctx, save, ctx.ui(S.CLOCK_EXTENSION_ADDED, table=label, minutes=count))
-        except InvalidInput:
-            ctx.actions.notify(ctx.ui(S.CLOCK_NEEDS_START))
 
     minutes.on_submit = confirm
-    ctx.actions.show_dialog(
-        ft.AlertDialog(
-            modal=True,
-            title=ft.Text(
-                ctx.ui(S.CLOCK_EXTENSION_FOR, table=table.value or "…"), size=ctx.sizes.heading
+    return _call_box(
+        [
+            ft.Text(
+                ctx.ui(S.CLOCK_EXTENSION_FOR, table=call.table),
+                size=ctx.sizes.heading,
+                weight=ft.FontWeight.BOLD,
             ),
-            content=ft.Column(content, tight=True, spacing=12),
-            actions=[
-                text_button(
-                    ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: ctx.actions.close_dialog()
-                ),
-                text_button(
-                    ctx,
-                    S.CLOCK_CONFIRM,
-                    kind=ft.FilledButton,
-                    icon=ft.Icons.CHECK,
-                    on_click=confirm,
-                ),
-            ],
-        )
+            ft.Text(ctx.ui(S.CLOCK_CALL_LASTED, elapsed=call.elapsed(now())), size=ctx.sizes.body),
+            ft.Row(
+                [
+                    minutes,
+                    text_button(
+                        ctx,
+                        S.CLOCK_CONFIRM,
+                        kind=ft.FilledButton,
+                        icon=ft.Icons.CHECK,
+                        on_click=confirm,
+                    ),
+                    text_button(
+                        ctx, S.CANCEL, kind=ft.TextButton, on_click=lambda _: drop_call(ctx, call)
+                    ),
+                ],
+                wrap=True,
+                spacing=8,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+        ]
     )
+
+
+def _call_box(controls: list[ft.Control]) -> ft.Control:
+    return ft.Container(
+        ft.Column(controls, tight=True, spacing=8),
+        border=ft.Border.all(2, CALL_COLOR),
+        border_radius=8,
+        padding=12,
+    )
+
+
+CALL_COLOR = "#F9A825"  # amber, as the log's repeat notice: something to act on
 
 
 # -- the record form and the record page ----------------------------------------------------------
@@ -207,11 +281,10 @@ def form_call_button(
     number = round_number or clock.number
 
     def go(_: ft.Event) -> None:
-        if not (table.value or "").strip():
-            table.error = ctx.ui(S.CLOCK_BAD_TABLE)
-            table.update()
+        label = typed_table(ctx, table)
+        if label is None:
             return
-        call = start_call(ctx, event.id, number, table.value or "")
+        call = start_call(ctx, event.id, number, label)
         ctx.actions.notify(ctx.ui(S.CLOCK_CALL_STARTED, table=call.table))
 
     return text_button(ctx, S.CLOCK_CALL, icon=ft.Icons.TIMER, on_click=go)
@@ -250,33 +323,30 @@ def record_clock_parts(ctx: Context, store: LogStore, record: Record) -> list[ft
     if record.table:
         calls = [c for c in calls if c.table == record.table]
     for call in calls[:1]:
+        if call.stopped_at is not None and call.record_id == record.id:
+            parts.append(confirm_panel(ctx, store, call))
+            continue
+        if call.stopped_at is not None:
+            continue
         parts.append(
-            ft.Container(
-                ft.Column(
-                    [
-                        ft.Text(
-                            ctx.ui(
-                                S.CLOCK_RECORD_DURING_CALL,
-                                table=call.table,
-                                elapsed=call.elapsed(now()),
-                            ),
-                            size=ctx.sizes.body,
+            _call_box(
+                [
+                    ft.Text(
+                        ctx.ui(
+                            S.CLOCK_RECORD_DURING_CALL,
+                            table=call.table,
+                            elapsed=call.elapsed(now()),
                         ),
-                        text_button(
-                            ctx,
-                            S.CLOCK_STOP_FOR_RECORD,
-                            kind=ft.FilledTonalButton,
-                            icon=ft.Icons.TIMER_OFF,
-                            on_click=lambda _, call=call: ask_extension(
-                                ctx, store, call.event_id, call.round, call=call, record=record
-                            ),
-                        ),
-                    ],
-                    tight=True,
-                ),
-                border=ft.Border.all(2, "#F9A825"),
-                border_radius=8,
-                padding=12,
+                        size=ctx.sizes.body,
+                    ),
+                    text_button(
+                        ctx,
+                        S.CLOCK_STOP_FOR_RECORD,
+                        kind=ft.FilledTonalButton,
+                        icon=ft.Icons.TIMER_OFF,
+                        on_click=lambda _, call=call: stop_call(ctx, call, record),
+                    ),
+                ]
             )
         )
     return parts
