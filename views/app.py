@@ -102,7 +102,7 @@ class Shell:
         self.state.wide = self._is_wide()
         self.context = self._context()
         page = self.page
-        apply_theme(page, self.state.settings.theme, self.state.settings.text_scale)
+        apply_theme(page, *self._look())
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
@@ -157,7 +157,7 @@ class Shell:
         state = self.state
         if late.language_chosen and not self._settings_changed:
             state.settings, state.language_chosen = late.settings, True
-            apply_theme(self.page, state.settings.theme, state.settings.text_scale)
+            apply_theme(self.page, *self._look())
         state.bookmarks = newest_first(state.bookmarks, late.bookmarks, MAX_BOOKMARKS)
         state.recent = newest_first(state.recent, late.recent, MAX_RECENT)
         self._version += 1
@@ -170,6 +170,12 @@ class Shell:
             return []
         locales = getattr(info, "locales", None) or []
         return ["_".join(p for p in (loc.language_code, loc.country_code) if p) for loc in locales]
+
+    def _look(self) -> tuple[str, float, str]:
+        """What the theme follows: the theme mode, the text size, the language (the bottom
+        bar's labels must fit their sixth of a phone in it)."""
+        settings = self.state.settings
+        return settings.theme, settings.text_scale, settings.language
 
     def _is_wide(self) -> bool:
         return (self.page.width or 0) >= WIDE_BREAKPOINT
@@ -276,7 +282,7 @@ class Shell:
         self.state.change_settings(**changes)
         if "language" in changes:
             self.state.language_chosen = True
-        apply_theme(self.page, self.state.settings.theme, self.state.settings.text_scale)
+        apply_theme(self.page, *self._look())
         self._save(KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE)
         self._version += 1
         self.render()

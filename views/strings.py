@@ -286,7 +286,6 @@ NOT_FOUND_BODY = N_("「{route}」というページはありません。")
 GO_HOME = N_("ホームに戻る")
 
 # The round clock (views/screens/clock*.py)
-CLOCK_TITLE = N_("ラウンドの時計")
 CLOCK_NO_ROUND = N_("まだどの回戦も始まっていません。")
 CLOCK_NOT_STARTED = N_("{round}はまだ始まっていません（{minutes}分）。")
 CLOCK_START = N_("{round}を今すぐ開始")

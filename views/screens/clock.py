@@ -186,7 +186,7 @@ class ClockFace:
 
 
 def clock_screen(ctx: Context, route: Route) -> Screen:
-    title = ctx.ui(S.CLOCK_TITLE)
+    title = ctx.ui(S.NAV_CLOCK)  # short: the app bar holds it at the largest text size
     store = open_store(ctx)
     if store is None:
         return fault_screen(ctx, title)
