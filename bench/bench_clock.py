@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import msgpack  # noqa: E402
+import msgpack  # type: ignore[import-untyped]  # noqa: E402
 
 from records.paths import DATABASE_NAME  # noqa: E402
 from records.store import LogStore  # noqa: E402
