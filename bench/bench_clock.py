@@ -10,8 +10,8 @@ on a desktop. A fake clock moves one second per tick, so N ticks are N seconds s
 "Python per tick" is the app's work for one second shown (wall time, and this thread's CPU
 time, which leaves out the time other processes of a loaded machine took the core): the tick
 (records/clock.py's computation, the texts compared), Flet's diff of the changed controls and
-their msgpack encoding: what the server does before the bytes leave. The fake client's own decoding is
-measured separately and subtracted. "Bytes per tick" is the encoded message(s), exactly what
+their msgpack encoding: what the server does before the bytes leave. The fake client's own
+decoding is measured separately and subtracted. "Bytes per tick" is the encoded message(s), exactly what
 Flet's socket server writes. Target: ≤ 2 ms of Python per second shown. Also checked: with
 another screen shown there is no ticker at all (no task, no timer).
 """
