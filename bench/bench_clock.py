@@ -7,13 +7,13 @@ of a started round with two running judge calls and three tables on extra time, 
 on a desktop. A fake clock moves one second per tick, so N ticks are N seconds shown, through a
 10-minute mark (the panel's colours change there) and into overtime.
 
-"Python per tick" is the app's work for one second shown (wall time, and this thread's CPU
-time, which leaves out the time other processes of a loaded machine took the core): the tick
+"Python per tick" is the app's work for one second shown (wall time, and this thread's CPU time,
+which leaves out the time other processes of a loaded machine took the core): the tick
 (records/clock.py's computation, the texts compared), Flet's diff of the changed controls and
 their msgpack encoding: what the server does before the bytes leave. The fake client's own
-decoding is measured separately and subtracted. "Bytes per tick" is the encoded message(s), exactly what
-Flet's socket server writes. Target: ≤ 2 ms of Python per second shown. Also checked: with
-another screen shown there is no ticker at all (no task, no timer).
+decoding is measured separately and subtracted. "Bytes per tick" is the encoded message(s),
+exactly what Flet's socket server writes. Target: ≤ 2 ms of Python per second shown. Also
+checked: with another screen shown there is no ticker at all (no task, no timer).
 """
 
 from __future__ import annotations
