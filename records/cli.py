@@ -31,6 +31,7 @@ def log_command(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
+        _check_text_options(args)
         with LogStore.open(regulation) as store:
             if store.recovery:
                 err.write(f"warning: {store.recovery.message}\n")
@@ -47,6 +48,20 @@ def log_command(
     except LogError as exc:
         err.write(f"error: {exc}\n")
         return 1
+
+
+# Options whose value is text the log stores or looks up (FILE and -o are paths: any bytes).
+_TEXT_OPTIONS = ("player", "player_id", "infraction", "tier", "table", "note", "event")
+
+
+def _check_text_options(args: argparse.Namespace) -> None:
+    """Bytes that are not UTF-8 in an argument reach Python as lone surrogates (\udcff),
+    which no database or file can hold: refused by name, before the log is opened."""
+    for name in _TEXT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and any("\ud800" <= char <= "\udfff" for char in value):
+            option = "--" + name.replace("_", "-")
+            raise InvalidInput(f"{option}: not valid text (bytes that are not UTF-8)", name)
 
 
 def _print_json(payload: dict[str, Any], out: TextIO) -> None:

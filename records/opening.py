@@ -125,7 +125,8 @@ def _content_fault(connection: sqlite3.Connection, path: Path) -> str | None:
         connection.close()
         raise describe_fault(exc, path, "cannot open the penalty log") from None
     if rows != [("ok",)]:
-        return f"damaged: {rows[0][0]}"
+        # SQLite's first complaint may span lines ("*** in database main ***\nPage 27: …").
+        return "damaged: " + " ".join(str(rows[0][0]).split())
     return None
 
 

@@ -221,6 +221,18 @@ def test_a_damaged_page_inside_is_set_aside(regulation: Regulation, tmp_path: Pa
         assert_set_aside(store, path, bytes(damaged))
 
 
+def test_a_damaged_table_page_is_said_in_one_line(regulation: Regulation, tmp_path: Path) -> None:
+    """SQLite's complaint about a table's page spans two lines ("*** in database main ***",
+    then "Page 3: …"); the notice stays one line (page 3: a table's first page, always)."""
+    path = filled_log(regulation, tmp_path)
+    damaged = bytearray(path.read_bytes())
+    damaged[2 * 4096 : 3 * 4096] = random.Random(3).randbytes(4096)
+    path.write_bytes(bytes(damaged))
+    with open_store(regulation, tmp_path) as store:
+        assert store.recovery is not None and "Page 3" in store.recovery.fault
+        assert_set_aside(store, path, bytes(damaged))
+
+
 def test_another_programs_database_is_set_aside_untouched(
     regulation: Regulation, tmp_path: Path
 ) -> None:

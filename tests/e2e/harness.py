@@ -196,10 +196,17 @@ def server_environment() -> dict[str, str]:
 class AppServer:
     """`python main.py --web --port N` in `root`, its output in a log file."""
 
-    def __init__(self, root: Path, log_path: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        log_path: Path,
+        port: int | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         self.root = root
         self.port = port or free_port()
         self.log_path = log_path
+        self.extra_env = extra_env or {}
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -218,7 +225,7 @@ class AppServer:
             self.process = subprocess.Popen(
                 [sys.executable, "main.py", "--web", "--port", str(self.port)],
                 cwd=self.root,
-                env=server_environment(),
+                env={**server_environment(), **self.extra_env},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
