@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from .layout import ClientErrors
+
 if TYPE_CHECKING:  # playwright is imported lazily: the tests skip cleanly without it
     from playwright.sync_api import (
         BrowserContext,
@@ -194,12 +196,24 @@ def server_environment() -> dict[str, str]:
 
 
 class AppServer:
-    """`python main.py --web --port N` in `root`, its output in a log file."""
+    """`python main.py --web --port N` in `root` (or another `script` taking the same
+    arguments), its output in a log file; `env` adds to or overrides its environment (a data
+    folder of its own: PENALTY_GUIDE_DATA_DIR)."""
 
-    def __init__(self, root: Path, log_path: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        log_path: Path,
+        port: int | None = None,
+        *,
+        script: str = "main.py",
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.root = root
         self.port = port or free_port()
         self.log_path = log_path
+        self.script = script
+        self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -216,9 +230,9 @@ class AppServer:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "main.py", "--web", "--port", str(self.port)],
+                [sys.executable, self.script, "--web", "--port", str(self.port)],
                 cwd=self.root,
-                env=server_environment(),
+                env={**server_environment(), **self.env},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -302,6 +316,9 @@ class FlutterApp:
         self.base_url = base_url
         self.size = size
         self.network = network
+        # Build and layout errors the Flutter client reports (tests/e2e/layout.py).
+        self.client_errors = ClientErrors()
+        self.client_errors.attach(page)
         page.set_default_timeout(STEP_TIMEOUT_MS)
 
     # navigation
