@@ -1,5 +1,5 @@
 """罰則ガイド — OCG Penalty Guide. Entry point: parses the command line, then starts the app or
-runs a command. See README.md for the contract."""
+runs a command. See docs/architecture.md ("Command line") for the contract."""
 
 from __future__ import annotations
 

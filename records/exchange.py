@@ -38,9 +38,11 @@ from regulation import APP_VERSION
 from regulation.model import Regulation
 
 from . import validate
+from .database import iso, now_local
 from .errors import InvalidInput, LogError
+from .faults import describe_fault
+from .merge import ImportedEvent
 from .model import Event, Record, Round
-from .store import ImportedEvent, describe_fault, iso, now_local
 
 FORMAT = "ocg-penalty-guide/penalty-log"
 FORMAT_VERSION = 1

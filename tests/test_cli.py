@@ -1,4 +1,4 @@
-"""The command line's contract (README "Command line").
+"""The command line's contract (docs/architecture.md "Command line").
 
 Most checks call `main.main(argv)` in this process; a few run `main.py` as a judge's tools would
 (the JSON contract, a pager that leaves, a full disk, a closed stdout, a legacy code page)."""

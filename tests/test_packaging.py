@@ -38,7 +38,7 @@ def test_flet_is_pinned_exactly() -> None:
 # `python -m pip install --target … <each [project] dependency>` under a sitecustomize.py that
 # replaces platform.system() with "Android" or "iOS" before pip starts; sys.platform stays the
 # build machine's. pip keeps a requirement when its marker holds in packaging's default
-# environment (README "Installing on venue devices" cites the sources).
+# environment (docs/packaging.md cites the sources).
 _KEPT_BY_PIP = """
 import json, platform, sys
 if sys.argv[1]:

@@ -1,4 +1,4 @@
-"""`main.py log add | list | export | import`: the contract of README "Command line".
+"""`main.py log add | list | export | import`: the contract of docs/architecture.md "Command line".
 
 Most cases run `main.main()` in-process (the same parser and dispatch, faster); the ones about
 what a real process prints on a failure run `python main.py` in a child."""

@@ -28,7 +28,7 @@ from .context import Actions, Context, Screen
 from .layout import page_view
 from .logbook import Logbook
 from .routes import History, Route
-from .screens import SCREEN_TABLE, ScreenTable
+from .screens import SCREEN_TABLE, ScreenTable, load_later_screens
 from .screens.settings import not_found_screen
 from .state import (
     KEY_BOOKMARKS,
@@ -112,6 +112,7 @@ class Shell:
     def _warm_up(self) -> None:
         self.search_index()
         self.logbook.warm()
+        load_later_screens()  # the log's screens and the records/ modules they import
 
     async def _ask_client(self) -> tuple[dict[str, object], list[str]]:
         """The stored settings and the device's languages, asked at once. A client that does

@@ -72,8 +72,6 @@ class Logbook:
 
         with contextlib.suppress(LogError):
             self.open()
-        # The log's screens import records' modules; loaded here, off the first view.
-        import views.screens.log  # noqa: F401
 
     def keep_drafts(self, paths: set[str]) -> None:
         """Forgets the forms that left the history (back, or another destination): opening

@@ -93,15 +93,26 @@ def _infraction_parents(ctx: Context, route: Route) -> list[str]:
     return [routes.CATEGORIES.link(), routes.CATEGORY.link(section.category_id)]
 
 
+_LATER_MODULES: set[str] = set()  # the modules of `_later` builders
+
+
 def _later(module: str, builder: str) -> Builder:
     """A builder in a module imported on first use: the penalty log's screens import records/,
-    which costs tens of milliseconds the first view must not pay (views/logbook.py warms it up)."""
+    which costs tens of milliseconds the first view must not pay (`load_later_screens`)."""
+    _LATER_MODULES.add(module)
 
     def build_screen(ctx: Context, route: Route) -> Screen | None:
         build: Builder = getattr(importlib.import_module(f"{__name__}.{module}"), builder)
         return build(ctx, route)
 
     return build_screen
+
+
+def load_later_screens() -> None:
+    """Imports the modules kept off the start-up path, ahead of the judge: called by the
+    background warm-up right after the first view (views/app.py)."""
+    for module in sorted(_LATER_MODULES):
+        importlib.import_module(f"{__name__}.{module}")
 
 
 def _record_edit_parents(ctx: Context, route: Route) -> list[str]:

@@ -1,0 +1,145 @@
+"""Opening the log file: the connection and its durable settings, a damaged or foreign file set
+aside (renamed with a timestamp, never deleted), a newer app's file refused, the schema migrated
+(records/schema.py, with a backup copy first)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .faults import BUSY_TIMEOUT_S, describe_fault, is_corruption
+from .model import Recovery
+from .paths import unused_path
+from .schema import Migration, check_not_newer, is_foreign, migrate
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    connection: sqlite3.Connection
+    recovery: Recovery | None  # set when a damaged or foreign file was moved aside
+    migration_backup: Path | None  # the copy taken before a schema upgrade
+
+
+def open_connection(
+    path: Path, clock: Callable[[], datetime], migrations: Sequence[Migration]
+) -> Opened:
+    """Opens (creating if needed) the log at `path`. Raises LogError with one line when the
+    folder is unusable or the file is from a newer app; a damaged file is set aside instead."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise describe_fault(exc, path.parent, "cannot create the penalty log's folder") from None
+    recovery = None
+    fault = _header_fault(path)
+    if fault:
+        recovery = _move_aside(path, fault, clock())
+    # Checked before anything is written (even the switch to WAL rewrites the header): a
+    # damaged or foreign file is set aside as it was, a newer app's file left untouched.
+    try:
+        connection = _connect(path)
+    except sqlite3.Error as exc:
+        if not is_corruption(exc) or recovery:
+            raise describe_fault(exc, path, "cannot open the penalty log") from None
+        recovery = _move_aside(path, f"damaged: {exc}", clock())
+        connection = _connect_or_fail(path)
+    if recovery is None:
+        fault = _content_fault(connection, path)
+        if fault:
+            connection.close()
+            recovery = _move_aside(path, fault, clock())
+            connection = _connect_or_fail(path)
+    try:
+        check_not_newer(connection, path, migrations[-1].version)
+        _configure(connection)
+        backup = migrate(connection, path, clock(), migrations)
+    except sqlite3.Error as exc:
+        connection.close()
+        raise describe_fault(exc, path, "cannot prepare the penalty log") from None
+    except BaseException:
+        connection.close()
+        raise
+    return Opened(connection, recovery, backup)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A connection in autocommit mode that has written nothing yet. Raises sqlite3.Error."""
+    connection = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
+    try:
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _configure(connection: sqlite3.Connection) -> None:
+    """The durable settings. Raises sqlite3.Error."""
+    connection.execute("PRAGMA journal_mode = WAL")
+    # FULL: each commit is synced to the WAL before it returns, so a confirmed save
+    # survives a power cut too (NORMAL would only survive a crash of the app).
+    connection.execute("PRAGMA synchronous = FULL")
+    connection.execute("PRAGMA fullfsync = ON")  # macOS: F_FULLFSYNC, a real flush
+
+
+def _connect_or_fail(path: Path) -> sqlite3.Connection:
+    try:
+        return _connect(path)
+    except sqlite3.Error as exc:
+        raise describe_fault(exc, path, "cannot open the penalty log") from None
+
+
+def _header_fault(path: Path) -> str | None:
+    """Why the file at `path` cannot be a SQLite database, or None (absent or empty is fine)."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise describe_fault(exc, path, "cannot read the penalty log") from None
+    if not header:
+        return None
+    if header != SQLITE_HEADER:
+        return "not a SQLite database"
+    return None
+
+
+def _content_fault(connection: sqlite3.Connection, path: Path) -> str | None:
+    """Why an open SQLite file cannot serve as the log (damaged, foreign), or None."""
+    try:
+        if is_foreign(connection):
+            return "a SQLite file of another program"
+        rows = connection.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error as exc:
+        if is_corruption(exc):
+            return f"damaged: {exc}"
+        connection.close()
+        raise describe_fault(exc, path, "cannot open the penalty log") from None
+    if rows != [("ok",)]:
+        return f"damaged: {rows[0][0]}"
+    return None
+
+
+def _move_aside(path: Path, fault: str, now: datetime) -> Recovery:
+    """Renames the file (and its -wal / -shm) to …damaged-<timestamp>; never deletes."""
+    target = unused_path(now, lambda stamp: path.with_name(f"{path.name}.damaged-{stamp}"))
+    try:
+        for suffix in ("-wal", "-shm"):
+            companion = path.with_name(path.name + suffix)
+            if companion.exists():
+                os.replace(companion, target.with_name(target.name + suffix))
+        os.replace(path, target)
+    except OSError as exc:
+        raise describe_fault(
+            exc, path, f"the penalty log is unreadable ({fault}) and could not be set aside"
+        ) from None
+    return Recovery(original=path, moved_to=target, fault=fault)
