@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sys
 import threading
 from collections.abc import Coroutine
 from typing import Any
@@ -107,6 +108,7 @@ class Shell:
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
         page.on_connect = self._on_connect
+        page.on_error = self._on_client_error
         self.show(page.route)
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self._warm_up, daemon=True).start()
@@ -319,6 +321,11 @@ class Shell:
         """A reloaded tab re-attached to this session, reporting its size now (a window
         widened and reloaded at once sends no resize)."""
         self._follow_width()
+
+    def _on_client_error(self, event: ft.Event) -> None:
+        """Flutter could not build or lay out a control (it shows a grey box instead): said in
+        one line on the app's output, where a judge's report, or a browser test, can find it."""
+        print(f"The screen {self.page.route} hit a client error: {event.data}", file=sys.stderr)
 
     def _follow_width(self) -> None:
         wide = self._is_wide()
