@@ -24,22 +24,11 @@ from regulation.model import Regulation
 from views import strings as S
 
 from .harness import FlutterApp
+from .layout import assert_laid_out
 from .test_browser import navigate_to, ui
 
 pytestmark = pytest.mark.browser
 
-# Every element of the accessibility tree that lies (partly) outside the window's width.
-OUTSIDE = """() => {
-  const width = window.innerWidth, out = [];
-  for (const node of document.querySelectorAll('flt-semantics')) {
-    const box = node.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    if (box.left < -1 || box.right > width + 1)
-      out.push(`${node.getAttribute('aria-label') || node.textContent.slice(0, 40)}:`
-               + ` ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
-  }
-  return out;
-}"""
 # The browser's vibration API, recorded (Flutter web's HapticFeedback calls navigator.vibrate).
 RECORD_VIBRATIONS = """() => {
   window.__vibrations = [];
@@ -61,11 +50,6 @@ def text(message: str, lang: str, **values: object) -> str:
 
 def field(app: FlutterApp, label: str):
     return app.page.get_by_role("textbox", name=re.compile("^" + re.escape(label)))
-
-
-def assert_inside(app: FlutterApp) -> None:
-    outside = app.page.evaluate(OUTSIDE)
-    assert outside == [], outside
 
 
 def start_next_round(regulation: Regulation, minutes_ago: float) -> tuple[str, int, datetime]:
@@ -96,7 +80,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
     ends = start + timedelta(minutes=50)
     app = open_app(size, locale, "/clock")
     app.wait_for(app.text(text(S.CLOCK_ENDS_AT, lang, time=ends.strftime("%H:%M"))))
-    assert_inside(app)
+    assert_laid_out(app, "the clock")
 
     # "Judge call at table T": the stopwatch runs in the browser.
     table_box = field(app, ui(S.CLOCK_CALL_TABLE, lang))
@@ -104,7 +88,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
     app.tap(app.button(ui(S.CLOCK_CALL, lang)))
     app.wait_for(app.text(text(S.CLOCK_CALL_RUNNING, lang, table=table)))
     app.wait_for(app.text("00:02"), timeout=10_000)  # two ticks later, without a tap
-    assert_inside(app)
+    assert_laid_out(app, "the clock with a judge call timed")
     app.screenshot(f"{lang}-clock-call")
 
     # "Play resumes": the elapsed time rounded up to the minute, confirmed.
@@ -112,7 +96,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
     app.wait_for(app.text(text(S.CLOCK_EXTENSION_FOR, lang, table=table)))
     # (Flutter web's text boxes report their value only once edited: the proposed minute is
     # checked on the list below, "+1".)
-    assert_inside(app)
+    assert_laid_out(app, "the clock with a call's extension to confirm")
     app.tap(app.button(ui(S.CLOCK_CONFIRM, lang)))
 
     # The table on the end-of-round list, ending a minute after the round.
@@ -131,7 +115,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
         ),
         10_000,
     )
-    assert_inside(app)
+    assert_laid_out(app, "the clock with a table on extra time")
     app.screenshot(f"{lang}-clock")
 
     # Ten minutes left: the panel says so, and the browser is asked to vibrate.
@@ -157,7 +141,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
         app.page.wait_for_timeout(100)
         deadline -= 1
     assert app.page.evaluate("() => window.__vibrations.length") >= 1
-    assert_inside(app)
+    assert_laid_out(app, "the clock at ten minutes left")
     app.screenshot(f"{lang}-clock-10min")
 
 
@@ -182,5 +166,61 @@ def test_six_destinations_fit_a_phone_at_the_largest_text_in_the_dark(
     assert all(box is not None for box in boxes)
     lefts = [box["x"] for box in boxes if box]
     assert lefts == sorted(lefts) and len(set(lefts)) == 6  # six tabs side by side
-    assert_inside(app)
+    assert_laid_out(app, "the clock at the largest text size, dark")
     app.screenshot(f"{lang}-clock-largest-dark")
+
+
+@pytest.mark.parametrize(
+    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
+)
+def test_no_round_yet_the_settings_and_a_record_made_during_a_call(
+    open_app, regulation: Regulation, size: str, lang: str, locale: str
+) -> None:
+    with LogStore.open(regulation, log_path()) as store:
+        before = store.current_event()
+        event = store.create_event(f"時計の大会 {size} {lang}")
+        store.set_current_event(event.id)
+    try:
+        app = open_app(size, locale, "/clock")
+        app.wait_for(app.text(ui(S.CLOCK_NO_ROUND, lang)))
+        assert_laid_out(app, "the clock, no round started")
+        app.screenshot(f"{lang}-clock-not-started")
+        round_one = text(S.ROUND_N, lang, number=1)
+        app.tap(app.button(text(S.CLOCK_START, lang, round=round_one)))
+        app.wait_for(app.button(ui(S.CLOCK_PAUSE, lang)))  # started
+
+        # The tournament's settings: the round length and the start, correctable.
+        app.tap(app.button(ui(S.CLOCK_SETTINGS, lang)))
+        app.wait_for(app.text(ui(S.EVENT_CLOCK, lang)))
+        app.wait_for(field(app, ui(S.EVENT_ROUND_START, lang)))
+        assert_laid_out(app, "the tournament's settings with the round times")
+        app.screenshot(f"{lang}-clock-settings")
+
+        # A record made during a call: the record page offers to stop the stopwatch.
+        app.open("/infractions/drew-extra-cards")
+        app.tap(app.button(ui(S.RECORD_THIS, lang)))
+        name = field(app, ui(S.PLAYER_NAME, lang))
+        app.wait_for(name)
+        app.type_into(name, "Kai Mori" if lang == "en" else "森 海")
+        table_box = app.page.get_by_role("textbox", name=ui(S.FORM_TABLE, lang), exact=True)
+        table_box.first.click()  # the focus leaves the name (type_into keeps a focused field)
+        app.page.wait_for_timeout(300)
+        app.type_into(table_box, "9")
+        app.tap(app.button(ui(S.CLOCK_CALL, lang)))
+        app.wait_for(app.text(text(S.CLOCK_CALL_STARTED, lang, table=9)))
+        assert_laid_out(app, "the record form with a judge call timed")
+        app.tap(app.button(ui(S.FORM_SAVE, lang)))
+        during = ui(S.CLOCK_RECORD_DURING_CALL, lang).split("{")[0]
+        app.wait_for(app.text(re.compile("^" + re.escape(during))))
+        assert_laid_out(app, "a record made during a judge call")
+        app.tap(app.button(ui(S.CLOCK_STOP_FOR_RECORD, lang)))
+        app.wait_for(app.text(text(S.CLOCK_EXTENSION_FOR, lang, table=9)))
+        assert_laid_out(app, "a record's extension to confirm")
+        app.tap(app.button(ui(S.CLOCK_CONFIRM, lang)))
+        linked = text(S.RECORD_EXTENSION, lang, minutes=1, round=round_one, table=9)
+        app.wait_for(app.text(linked))
+        assert_laid_out(app, "a record with its time extension")
+        app.screenshot(f"{lang}-clock-record")
+    finally:
+        with LogStore.open(regulation, log_path()) as store:
+            store.set_current_event(before.id)
