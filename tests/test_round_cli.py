@@ -174,3 +174,27 @@ def test_status_before_any_start(data_dir: Path, capsys: pytest.CaptureFixture[s
     later = status(capsys, "status", "2")  # a round not started yet: its length, no times
     assert (later["started_at"], later["ends_at"], later["remaining_s"]) == (None, None, None)
     assert later["minutes"] == 50 and later["extensions"] == []
+
+
+def test_another_device_with_the_imported_export_shows_the_same_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(first))
+    status(capsys, "start", "2", "--at", "2026-11-28T23:40:00+09:00", "--event", "夜の大会")
+    status(capsys, "pause", "2", "--at", "2026-11-28T23:50:00+09:00", "--event", "夜の大会")
+    status(capsys, "resume", "2", "--at", "2026-11-28T23:52:00+09:00", "--event", "夜の大会")
+    status(capsys, "extend", "2", "--table", "5", "--minutes", "4", "--event", "夜の大会")
+    export = tmp_path / "export.json"
+    assert (
+        main(["log", "export", "--event", "夜の大会", "--format", "json", "-o", str(export)]) == 0
+    )
+    capsys.readouterr()
+    at = ("--at", "2026-11-29T00:20:00+09:00", "--event", "夜の大会")  # after midnight
+    here = status(capsys, "status", "2", *at)
+    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(second))
+    assert main(["log", "import", str(export)]) == 0
+    capsys.readouterr()
+    there = status(capsys, "status", "2", *at)
+    assert there == here
+    assert here["remaining_s"] == 12 * 60 and here["ends_at"].startswith("2026-11-29T00:32")
