@@ -12,21 +12,22 @@ from datetime import datetime
 from .clock_rows import (
     ClockData,
     ExtensionRow,
+    MarkRow,
     Stamp,
     event_row_id,
     newer,
     round_row_id,
 )
-from .clock_store import (
-    _COLUMNS,
-    _EXTENSION_COLUMNS,
-    _MARK_COLUMNS,
-    _extension_row,
-    _iso,
-    _mark_row,
-    _us,
+from .clock_tables import (
+    COLUMNS,
+    EXTENSION_COLUMNS,
+    MARK_COLUMNS,
+    extension_row,
+    iso_or_none,
+    mark_row,
     stored_event_row,
     stored_round_row,
+    us,
 )
 
 
@@ -39,7 +40,7 @@ def merge_clock(db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple
     counts = [0, 0, 0]
 
     def apply(table: str, found: tuple | None, content: tuple, insert: tuple) -> None:
-        columns = _COLUMNS[table]
+        columns = COLUMNS[table]
         sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * len(insert))})"
         if found is None:
             db.execute(sql, insert)
@@ -68,43 +69,46 @@ def merge_clock(db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple
             "clock_rounds",
             None
             if local_round is None
-            else (local_round.stamp, (local_round.minutes, _iso(local_round.started_at))),
-            (entry.minutes, _iso(entry.started_at)),
+            else (local_round.stamp, (local_round.minutes, iso_or_none(local_round.started_at))),
+            (entry.minutes, iso_or_none(entry.started_at)),
             (
                 round_row_id(event_id, entry.number),
                 event_id,
                 entry.number,
                 entry.minutes,
-                _iso(entry.started_at),
+                iso_or_none(entry.started_at),
                 *_stamp_values(entry.stamp),
             ),
         )
     for mark in data.marks:
         found = db.execute(
-            f"SELECT {_MARK_COLUMNS} FROM clock_marks WHERE uuid = ?", (mark.stamp.id,)
+            f"SELECT {MARK_COLUMNS} FROM clock_marks WHERE uuid = ?", (mark.stamp.id,)
         ).fetchall()
-        local_mark = _mark_row(found[0]) if found else None
+        local_mark = mark_row(found[0]) if found else None
         apply(
             "clock_marks",
             None
             if local_mark is None
-            else (local_mark.stamp, (local_mark.round, local_mark.kind, _iso(local_mark.at))),
-            (mark.round, mark.kind, _iso(mark.at)),
+            else (
+                local_mark.stamp,
+                (local_mark.round, local_mark.kind, iso_or_none(local_mark.at)),
+            ),
+            _mark_content(mark),
             (
                 mark.stamp.id,
                 event_id,
                 mark.round,
                 mark.kind,
-                _iso(mark.at),
+                iso_or_none(mark.at),
                 *_stamp_values(mark.stamp),
             ),
         )
     for extension in data.extensions:
         found = db.execute(
-            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
+            f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
             (extension.stamp.id,),
         ).fetchall()
-        local_extension = _extension_row(found[0]) if found else None
+        local_extension = extension_row(found[0]) if found else None
         apply(
             "clock_extensions",
             None
@@ -127,9 +131,9 @@ def merge_clock(db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple
 
 def _stamp_values(stamp: Stamp) -> tuple[object, ...]:
     return (
-        _iso(stamp.created_at),
-        _iso(stamp.updated_at),
-        _us(stamp.updated_at),
+        iso_or_none(stamp.created_at),
+        iso_or_none(stamp.updated_at),
+        us(stamp.updated_at),
         int(stamp.deleted),
     )
 
@@ -146,3 +150,7 @@ def _stamp_from_insert(insert: tuple) -> Stamp:
 
 def _extension_content(row: ExtensionRow) -> tuple:
     return (row.round, row.table, row.minutes, row.record_id or "", row.finished)
+
+
+def _mark_content(row: MarkRow) -> tuple:
+    return (row.round, row.kind, iso_or_none(row.at))

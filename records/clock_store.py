@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -26,53 +25,29 @@ from .clock import (
 from .clock_rows import (
     ClockData,
     EventClockRow,
-    ExtensionRow,
-    MarkRow,
     RoundRow,
-    Stamp,
     event_row_id,
     round_row_id,
 )
-from .database import to_us
+from .clock_tables import (
+    EXTENSION_COLUMNS,
+    MARK_COLUMNS,
+    ROUND_COLUMNS,
+    event_clock_row,
+    event_row_sql,
+    extension_row,
+    iso_or_none,
+    mark_row,
+    round_row,
+    round_row_of,
+    round_row_sql,
+    us,
+)
 from .errors import InvalidInput
 
 if TYPE_CHECKING:
     from .database import Database
     from .events import Events
-
-_STAMP = "uuid, created_at, updated_at, deleted"
-_EVENT_COLUMNS = f"{_STAMP}, round_minutes"
-_ROUND_COLUMNS = f"{_STAMP}, number, minutes, started_at"
-_MARK_COLUMNS = f"{_STAMP}, round, kind, at"
-_EXTENSION_COLUMNS = f"{_STAMP}, round, table_label, minutes, record_uuid, finished"
-# The columns a merged row is written with, in the order `ClockStore.merge` gives the values.
-_WRITTEN = "created_at, updated_at, updated_us, deleted"
-_COLUMNS = {
-    "clock_events": f"uuid, event_uuid, round_minutes, {_WRITTEN}",
-    "clock_rounds": f"uuid, event_uuid, number, minutes, started_at, {_WRITTEN}",
-    "clock_marks": f"uuid, event_uuid, round, kind, at, {_WRITTEN}",
-    "clock_extensions": (
-        f"uuid, event_uuid, round, table_label, minutes, record_uuid, finished, {_WRITTEN}"
-    ),
-}
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat(timespec="microseconds")
-
-
-def _us(moment: datetime) -> int:
-    return to_us(moment)
-
-
-def _parse(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value)
-
-
-def _stamp(row: Sequence) -> Stamp:
-    return Stamp(
-        str(row[0]), datetime.fromisoformat(row[1]), datetime.fromisoformat(row[2]), bool(row[3])
-    )
 
 
 class ClockStore:
@@ -96,12 +71,12 @@ class ClockStore:
         row = self._round_row(None, event_id, number)
         live = row is not None and not row.stamp.deleted
         marks = self.database.read(
-            f"SELECT {_MARK_COLUMNS} FROM clock_marks"
+            f"SELECT {MARK_COLUMNS} FROM clock_marks"
             " WHERE event_uuid = ? AND round = ? AND deleted = 0",
             (event_id, number),
         )
         extensions = self.database.read(
-            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions"
+            f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions"
             " WHERE event_uuid = ? AND round = ? AND deleted = 0",
             (event_id, number),
         )
@@ -111,13 +86,13 @@ class ClockStore:
             started_at=row.started_at if live and row else None,
             marks=tuple(
                 PauseMark(m.stamp.id, "pause" if m.kind == "pause" else "resume", m.at)
-                for m in map(_mark_row, marks)
+                for m in map(mark_row, marks)
             ),
             extensions=tuple(
                 Extension(
                     e.stamp.id, e.table, e.minutes, e.record_id, e.finished, e.stamp.created_at
                 )
-                for e in map(_extension_row, extensions)
+                for e in map(extension_row, extensions)
             ),
         )
 
@@ -142,7 +117,7 @@ class ClockStore:
     def extensions_of_record(self, record_id: str) -> tuple[tuple[int, Extension], ...]:
         """Extensions linked to a record, with their round (the record page says them)."""
         rows = self.database.read(
-            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions"
+            f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions"
             " WHERE record_uuid = ? AND deleted = 0 ORDER BY created_at",
             (record_id,),
         )
@@ -153,7 +128,7 @@ class ClockStore:
                     e.stamp.id, e.table, e.minutes, e.record_id, e.finished, e.stamp.created_at
                 ),
             )
-            for e in map(_extension_row, rows)
+            for e in map(extension_row, rows)
         )
 
     # -- writing --------------------------------------------------------------------------
@@ -169,7 +144,14 @@ class ClockStore:
                 " updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, 0)"
                 " ON CONFLICT (uuid) DO UPDATE SET round_minutes = excluded.round_minutes,"
                 " updated_at = excluded.updated_at, updated_us = excluded.updated_us, deleted = 0",
-                (event_row_id(event_id), event_id, minutes, _iso(now), _iso(now), _us(now)),
+                (
+                    event_row_id(event_id),
+                    event_id,
+                    minutes,
+                    iso_or_none(now),
+                    iso_or_none(now),
+                    us(now),
+                ),
             )
         return minutes
 
@@ -238,9 +220,9 @@ class ClockStore:
                     label,
                     minutes,
                     record_id,
-                    _iso(now),
-                    _iso(now),
-                    _us(now),
+                    iso_or_none(now),
+                    iso_or_none(now),
+                    us(now),
                 ),
             )
         return Extension(extension_id, label, minutes, record_id, False, now)
@@ -250,32 +232,32 @@ class ClockStore:
         label = validate.table_label(table)
         with self.database.write() as db:
             rows = db.execute(
-                f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
+                f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
                 " AND round = ? AND table_label = ? AND deleted = 0 AND finished != ?",
                 (event_id, number, label, int(finished)),
             ).fetchall()
-            for row in map(_extension_row, rows):
+            for row in map(extension_row, rows):
                 now = self.database.next_time(row.stamp.updated_at)
                 db.execute(
                     "UPDATE clock_extensions SET finished = ?, updated_at = ?, updated_us = ?"
                     " WHERE uuid = ?",
-                    (int(finished), _iso(now), _us(now), row.stamp.id),
+                    (int(finished), iso_or_none(now), us(now), row.stamp.id),
                 )
 
     def remove_extension(self, extension_id: str) -> None:
         """An extension given by mistake: kept as a tombstone, so a merge never brings it back."""
         with self.database.write() as db:
             rows = db.execute(
-                f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
+                f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
                 (extension_id,),
             ).fetchall()
             if not rows:
                 raise InvalidInput(f"no extension {extension_id!r}", "extension", "unknown_id")
-            now = self.database.next_time(_extension_row(rows[0]).stamp.updated_at)
+            now = self.database.next_time(extension_row(rows[0]).stamp.updated_at)
             db.execute(
                 "UPDATE clock_extensions SET deleted = 1, updated_at = ?, updated_us = ?"
                 " WHERE uuid = ?",
-                (_iso(now), _us(now), extension_id),
+                (iso_or_none(now), us(now), extension_id),
             )
 
     def _mark(self, event_id: str, number: int, kind: str, at: datetime | None) -> RoundClock:
@@ -285,7 +267,7 @@ class ClockStore:
             raise InvalidInput(f"round {number} has not started", "round", "not_started")
         if at < clock.started_at:
             raise InvalidInput(
-                f"at: {_iso(at)} is before round {number} started", "at", "out_of_range"
+                f"at: {iso_or_none(at)} is before round {number} started", "at", "out_of_range"
             )
         paused = clock.paused_at(at)
         if kind == "pause" and paused:
@@ -302,10 +284,10 @@ class ClockStore:
                     event_id,
                     number,
                     kind,
-                    _iso(at),
-                    _iso(now),
-                    _iso(now),
-                    _us(now),
+                    iso_or_none(at),
+                    iso_or_none(now),
+                    iso_or_none(now),
+                    us(now),
                 ),
             )
         return self.round(event_id, number)
@@ -342,10 +324,10 @@ class ClockStore:
                     event_id,
                     number,
                     length,
-                    _iso(start),
-                    _iso(now),
-                    _iso(now),
-                    _us(now),
+                    iso_or_none(start),
+                    iso_or_none(now),
+                    iso_or_none(now),
+                    us(now),
                 ),
             )
 
@@ -355,59 +337,32 @@ class ClockStore:
         """Every clock row of the event, tombstones included (for exports)."""
         event = self._event_row(None, event_id)
         rounds = self.database.read(
-            f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? ORDER BY number",
+            f"SELECT {ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? ORDER BY number",
             (event_id,),
         )
         marks = self.database.read(
-            f"SELECT {_MARK_COLUMNS} FROM clock_marks WHERE event_uuid = ?"
-            " ORDER BY round, at, uuid",
+            f"SELECT {MARK_COLUMNS} FROM clock_marks WHERE event_uuid = ? ORDER BY round, at, uuid",
             (event_id,),
         )
         extensions = self.database.read(
-            f"SELECT {_EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
+            f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions WHERE event_uuid = ?"
             " ORDER BY round, created_at, uuid",
             (event_id,),
         )
         return ClockData(
             event,
-            tuple(map(_round_row, rounds)),
-            tuple(map(_mark_row, marks)),
-            tuple(map(_extension_row, extensions)),
+            tuple(map(round_row_of, rounds)),
+            tuple(map(mark_row, marks)),
+            tuple(map(extension_row, extensions)),
         )
 
     def _event_row(self, db: sqlite3.Connection | None, event_id: str) -> EventClockRow | None:
-        return event_clock_row(self.database.read_in(db, *_event_row_sql(event_id)))
+        return event_clock_row(self.database.read_in(db, *event_row_sql(event_id)))
 
     def _round_row(
         self, db: sqlite3.Connection | None, event_id: str, number: int
     ) -> RoundRow | None:
-        return round_row(self.database.read_in(db, *_round_row_sql(event_id, number)))
-
-
-def _event_row_sql(event_id: str) -> tuple[str, tuple[object, ...]]:
-    return f"SELECT {_EVENT_COLUMNS} FROM clock_events WHERE event_uuid = ?", (event_id,)
-
-
-def _round_row_sql(event_id: str, number: int) -> tuple[str, tuple[object, ...]]:
-    sql = f"SELECT {_ROUND_COLUMNS} FROM clock_rounds WHERE event_uuid = ? AND number = ?"
-    return sql, (event_id, number)
-
-
-def event_clock_row(rows: list[tuple]) -> EventClockRow | None:
-    """The event's clock row from the rows of `_event_row_sql` (None: not stored)."""
-    return EventClockRow(_stamp(rows[0]), int(rows[0][4])) if rows else None
-
-
-def round_row(rows: list[tuple]) -> RoundRow | None:
-    return _round_row(rows[0]) if rows else None
-
-
-def stored_event_row(db: sqlite3.Connection, event_id: str) -> EventClockRow | None:
-    return event_clock_row(db.execute(*_event_row_sql(event_id)).fetchall())
-
-
-def stored_round_row(db: sqlite3.Connection, event_id: str, number: int) -> RoundRow | None:
-    return round_row(db.execute(*_round_row_sql(event_id, number)).fetchall())
+        return round_row(self.database.read_in(db, *round_row_sql(event_id, number)))
 
 
 def _round_number(number: object) -> int:
@@ -422,15 +377,3 @@ def _uuid(value: str, field: str) -> str:
         return str(uuid.UUID(value))
     except ValueError:
         raise InvalidInput(f"{field}: not a record id (UUID): {value!r}", field) from None
-
-
-def _round_row(row: Sequence) -> RoundRow:
-    return RoundRow(_stamp(row), int(row[4]), row[5], _parse(row[6]))
-
-
-def _mark_row(row: Sequence) -> MarkRow:
-    return MarkRow(_stamp(row), int(row[4]), str(row[5]), datetime.fromisoformat(row[6]))
-
-
-def _extension_row(row: Sequence) -> ExtensionRow:
-    return ExtensionRow(_stamp(row), int(row[4]), str(row[5]), int(row[6]), row[7], bool(row[8]))

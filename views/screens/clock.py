@@ -46,8 +46,8 @@ class Look:
     words: str | None  # message id
 
 
-# By warning level (records/clock.py warning_level): more than 10 min, ≤ 10, ≤ 5, time.
-# Colour is never the only signal: the words change too. Foregrounds give ≥ 4.5:1 contrast.
+# By warning level (records/clock.py warning_level): over 10 min left, 10 or less, 5 or less, time.
+# Colour is never the only signal: the words change too. Foregrounds give at least 4.5:1 contrast.
 LOOKS = (
     Look(ft.Colors.SURFACE_CONTAINER_HIGHEST, None, None),
     Look("#F9A825", "#000000", S.CLOCK_LEFT_10),
@@ -161,7 +161,8 @@ class ClockFace:
             self.digits.size = digits_size(self.ctx, shown)
             changed.append(self.digits)
         level = warning_level(remaining)
-        if level != self.level:
+        redraw_panel = level != self.level
+        if redraw_panel:
             look = LOOKS[level]
             self.panel.bgcolor = look.background
             for text in (self.words, self.digits, self.end):
@@ -173,7 +174,7 @@ class ClockFace:
         for text, value in ((self.words, self._words(remaining, at)), (self.end, self._end(at))):
             if text.value != value:
                 text.value = value
-                if self.panel not in changed:
+                if not redraw_panel:  # (controls compare by value: no `in` here)
                     changed.append(text)
         for call, text in zip(self.calls, self.stopwatches, strict=True):
             elapsed = call.elapsed(at)
