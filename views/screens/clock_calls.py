@@ -5,8 +5,9 @@ parts (start a call, stop it for a record made during it, "time extension +3 min
 
 A running call is the session's (`ctx.logbook.calls`): its start instant and table, kept while
 the judge moves between screens; the extension it becomes is stored like the rest of the clock.
-Everything is asked in the page itself, not in dialogs: in Flutter web a dialog closed in the
-same handler that redraws the view stays on screen (Flet 1.0.5, seen in Chromium).
+Everything is asked in the page itself, not in dialogs: in Flutter web, a dialog whose text
+field had the focus stayed on screen when it was closed in the handler that redraws the view
+(Flet 1.0.5, seen in Chromium), and a judge types the table and minutes anyway.
 """
 
 from __future__ import annotations
