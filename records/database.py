@@ -15,16 +15,21 @@ from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from .errors import LogError, Unwritable
 from .faults import describe_fault
+from .locks import Lock
 from .model import Player
+from .sync.hlc import clock_offset
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_TEST_OFFSET = clock_offset()
 MICROSECOND = timedelta(microseconds=1)
 
 
 def now_local() -> datetime:
-    """The current time with the device's UTC offset (what created_at / updated_at carry)."""
-    return datetime.now().astimezone()
+    """The current time with the device's UTC offset (what created_at / updated_at carry);
+    plus the test-only offset of records/sync/hlc.py (the sync simulation's wrong clock)."""
+    return (datetime.now() + _TEST_OFFSET).astimezone()
 
 
 def to_us(moment: datetime) -> int:
@@ -41,9 +46,15 @@ class Database:
     that never change once written: events (UUID ↔ row id) and players (row id → Player)."""
 
     def __init__(
-        self, connection: sqlite3.Connection, path: Path, clock: Callable[[], datetime]
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        clock: Callable[[], datetime],
+        users_lock: Lock | None = None,
     ) -> None:
         self.connection = connection
+        self.users_lock = users_lock  # records/locks.py: dropped when the connection closes
+        self.read_only: str | None = None  # why, when the log could only be opened to read
         self.path = path
         self.clock = clock
         self.lock = threading.RLock()
@@ -54,11 +65,15 @@ class Database:
     def close(self) -> None:
         with self.lock:
             self.connection.close()
+            if self.users_lock is not None:
+                self.users_lock.release()
 
     @contextmanager
     def write(self, doing: str = "not saved") -> Iterator[sqlite3.Connection]:
         """One write transaction; committed (durably) when the block ends, else rolled back."""
         db = self.connection
+        if self.read_only:
+            raise Unwritable(f"{doing}: the penalty log is read-only here ({self.read_only})")
         with self.lock:
             try:
                 db.execute("BEGIN IMMEDIATE")
@@ -100,7 +115,12 @@ class Database:
         win a merge against the version it replaced)."""
         moment = self.clock()
         if after is not None and moment <= after:
-            moment = (after + MICROSECOND).astimezone(moment.tzinfo)
+            try:
+                moment = (after + MICROSECOND).astimezone(moment.tzinfo)
+            except OverflowError:  # a time from before times were bounded (validate.aware)
+                raise LogError(
+                    f"this record's time {iso(after)} is out of range: it cannot be changed"
+                ) from None
         return moment
 
     def integrity_check(self) -> str:

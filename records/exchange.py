@@ -1,22 +1,27 @@
 """Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
 
-JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 files are still read)::
+JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still read)::
 
-    {"format": "ocg-penalty-guide/penalty-log", "version": 1,
+    {"format": "ocg-penalty-guide/penalty-log", "version": 2,
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
-               "rounds": [{"number": N, "assembly_at": ISO|null}…]},
-     "records": [RECORD + {"deleted": BOOL}…],
-     "clock": CLOCK}                   (version 2, optional)
-
-CLOCK is the event's round clock (lengths, starts, pauses, extensions), every row with its UUID,
-instants and tombstone: records/clock_rows.py describes it; an import merges it row by row.
+               "rounds": [{"number": N, "assembly_at": ISO|null}…], "versions": [ITEM…]},
+     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…],
+     "clock": CLOCK}
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
-"infraction", "tier", "note"}. Records are oldest first and include deletions (`"deleted":
-true`, kept so that a merge never brings a deleted record back). Readers ignore keys they do not
-know; a change that an older reader would misread gets a new `version`.
+"infraction", "tier", "note", "recorded_by": {"judge", "device"}|null}. Records are oldest
+first and include deletions (`"deleted": true`, kept so that a merge never brings a deleted
+record back). Readers ignore keys they do not know; a change that an older reader would misread
+gets a new `version`.
+
+Version 2 adds (all optional when reading): `recorded_by`, and `versions`, every saved version of
+the record or of the event's settings as venue sync sends them (ITEM: records/sync/protocol.py),
+so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
+counts as one version stamped from its `updated_at`. CLOCK (version 2, optional) is the event's
+round clock (lengths, starts, pauses, extensions), every row with its UUID, instants and
+tombstone (records/clock_rows.py); an import merges it row by row, the later update winning.
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -35,7 +40,9 @@ import json
 import os
 import stat
 import tempfile
+import unicodedata
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +56,10 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .sync.hlc import orderable
+from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
+from .sync.local import legacy_version
+from .sync.protocol import item_json, parse_item
 
 if TYPE_CHECKING:
     from .store import LogStore
@@ -79,7 +90,14 @@ CSV_COLUMNS = (
     "tier_ja",
     "tier_en",
     "note",
+    "recorded_by_judge",
+    "recorded_by_device",
 )
+# A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
+# move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
+# to these). LibreOffice 7.4, checked here, keeps "＝1+1" as text; Excel, which turns formula
+# characters typed full-width on a Japanese keyboard into a formula, could not be checked
+# offline; a leading apostrophe costs nothing where it was not needed.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -99,13 +117,25 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
         "infraction": record.infraction_id,
         "tier": record.tier_id,
         "note": record.note,
+        "recorded_by": (
+            {"judge": record.recorded_by.judge, "device": record.recorded_by.device}
+            if record.recorded_by
+            else None
+        ),
     }
 
 
 def export_json(
-    event: Event, records: tuple[Record, ...], clock: ClockData | None = None
+    event: Event,
+    records: tuple[Record, ...],
+    versions: Sequence[ItemVersion] = (),
+    clock: ClockData | None = None,
 ) -> dict[str, Any]:
-    return {
+    """The export; with `versions` (LogStore.export_versions), each thing's history too."""
+    by_item: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for version in versions:
+        by_item.setdefault((version.kind, version.item_id), []).append(item_json(version))
+    payload: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "exported_at": iso(now_local()),
@@ -125,12 +155,19 @@ def export_json(
         "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
         "clock": clock_json(clock or ClockData()),
     }
+    if versions:
+        payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
+        for entry in payload["records"]:
+            entry["versions"] = by_item.get((RECORD, entry["id"]), [])
+    return payload
 
 
 def event_export(store: LogStore, event_id: str) -> tuple[dict[str, Any], int]:
     """The JSON export of an event, round clock included, and how many live records it holds."""
     event, records = store.export_records(event_id)
-    payload = export_json(event, records, store.round_clock.rows(event_id))
+    payload = export_json(
+        event, records, store.export_versions(event_id), store.round_clock.rows(event_id)
+    )
     return payload, sum(not r.deleted for r in records)
 
 
@@ -141,7 +178,8 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
 def _cell(value: str | None) -> str:
     if not value:
         return ""
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    first = unicodedata.normalize("NFKC", value[0])
+    return "'" + value if first.startswith(_FORMULA_STARTS) else value
 
 
 def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
@@ -172,6 +210,8 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 tier.title.ja if tier else "",
                 tier.title.en if tier else "",
                 _cell(record.note),
+                _cell(record.recorded_by.judge if record.recorded_by else None),
+                record.recorded_by.device if record.recorded_by else "",
             )
         )
     return out.getvalue().encode("utf-8-sig")
@@ -296,6 +336,7 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
             Round(number, None if at is None else validate.iso_datetime(at, f"{where}.assembly_at"))
         )
     records = []
+    found = _versions(event, "event", EVENT, event_id, event_id, regulation)
     seen: set[str] = set()
     for index, entry in enumerate(_list(payload, "records", "records")):
         record = _record(entry, f"records[{index}]", event_id, event_name, regulation)
@@ -306,9 +347,37 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
                 "duplicate",
             )
         seen.add(record.id)
+        found += _versions(entry, f"records[{index}]", RECORD, record.id, event_id, regulation)
         records.append(record)
+    if found:  # a record without versions counts as one (as from a version-1 file)
+        have = {v.item_id for v in found if v.kind == RECORD}
+        found += [legacy_version(r) for r in records if r.id not in have]
     clock = parse_clock(payload.get("clock"))
-    return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records), clock)
+    return ImportedEvent(
+        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found), clock
+    )
+
+
+def _versions(
+    entry: dict[str, Any],
+    where: str,
+    kind: str,
+    item_id: str,
+    event_id: str,
+    regulation: Regulation,
+) -> list[ItemVersion]:
+    """A thing's `versions` (format 2), each checked as venue sync checks it."""
+    given = entry.get("versions", [])
+    if not isinstance(given, list):
+        raise InvalidInput(f"{where}.versions: must be a list", f"{where}.versions")
+    found = []
+    for index, item in enumerate(given):
+        at = f"{where}.versions[{index}]"
+        version = parse_item(item, at, event_id, regulation)
+        if version.kind != kind or version.item_id != item_id:
+            raise InvalidInput(f"{at}: a version of something else", at)
+        found.append(version)
+    return found
 
 
 def _bounded_int(digits: str) -> int:
@@ -335,6 +404,14 @@ def _record(
             raise InvalidInput(
                 f"{where}.{key}: missing (null when empty)", f"{where}.{key}", "required"
             )
+    for key in ("created_at", "updated_at"):
+        moment = validate.iso_datetime(entry.get(key), f"{where}.{key}")
+        if not orderable(moment):
+            raise InvalidInput(
+                f"{where}.{key}: {moment.year} is outside the years the log can order",
+                f"{where}.{key}",
+                "out_of_range",
+            )
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
@@ -352,6 +429,7 @@ def _record(
         tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
         note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
+        recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
     )
 
 

@@ -16,10 +16,11 @@ from . import validate
 from .database import Database, iso, to_us
 from .errors import InvalidInput
 from .events import Events
-from .model import Player, Record, RecordInput, RepeatCheck
+from .model import Player, Record, RecordedBy, RecordInput, RepeatCheck
 from .players import Players
+from .sync import local
 from .tardiness import TardinessSuggestion, suggest_tardiness
-from .tiers import next_tier_up
+from .tiers import suggested_tier_up
 
 # A player's records, through the index that starts with the player. Left to itself, the planner
 # prefers the event's time index because it saves the sort, and reads the whole event.
@@ -28,7 +29,7 @@ _BY_PLAYER = "records INDEXED BY records_by_player"
 # joining them on every row cost as much again as reading the records.
 RECORD_COLUMNS = (
     "uuid, event_id, created_at, updated_at, round, table_label, player_ref, infraction, tier,"
-    " note, deleted"
+    " note, deleted, recorded_judge, recorded_device"
 )
 
 
@@ -60,7 +61,9 @@ class History:
             note=entry.note,
         )
         with self._database.write() as db:
+            record = replace(record, recorded_by=local.who(db))
             self.insert(db, self._events.rowid(db, event_id), record)
+            local.save_record(self._database, db, record)
         return record
 
     def insert(self, db: sqlite3.Connection, event_rowid: int, record: Record) -> None:
@@ -68,8 +71,9 @@ class History:
         player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
         db.execute(
             "INSERT INTO records (uuid, event_id, player_ref, round, table_label, infraction,"
-            " tier, note, created_at, updated_at, created_us, updated_us, deleted)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " tier, note, created_at, updated_at, created_us, updated_us, deleted,"
+            " recorded_judge, recorded_device)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id,
                 event_rowid,
@@ -84,6 +88,7 @@ class History:
                 to_us(record.created_at),
                 to_us(record.updated_at),
                 int(record.deleted),
+                *_by(record),
             ),
         )
 
@@ -92,7 +97,8 @@ class History:
         player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
         db.execute(
             "UPDATE records SET player_ref = ?, round = ?, table_label = ?, infraction = ?,"
-            " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ? WHERE uuid = ?",
+            " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ?, recorded_judge = ?,"
+            " recorded_device = ? WHERE uuid = ?",
             (
                 player_ref,
                 record.round,
@@ -103,6 +109,7 @@ class History:
                 iso(record.updated_at),
                 to_us(record.updated_at),
                 int(record.deleted),
+                *_by(record),
                 record.id,
             ),
         )
@@ -127,6 +134,7 @@ class History:
             )
             with database.write() as db:
                 self.update(db, new)
+                local.save_record(database, db, new)
         return new
 
     def set_deleted(self, record_id: str, deleted: bool) -> Record:
@@ -140,9 +148,18 @@ class History:
             new = replace(old, deleted=deleted, updated_at=database.next_time(old.updated_at))
             with database.write() as db:
                 self.update(db, new)
+                local.save_record(database, db, new)
         return new
 
     # -- reading ------------------------------------------------------------------------------
+
+    def without_versions(self) -> list[Record]:
+        """Records with no saved version (made before venue sync), tombstones included."""
+        rows = self._database.read(
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE NOT EXISTS (SELECT 1 FROM"
+            " item_versions v WHERE v.kind = 'record' AND v.item_uuid = r.uuid)"
+        )
+        return list(self.build(rows))
 
     def get(self, record_id: str) -> Record | None:
         """A record by id, a tombstone included."""
@@ -213,20 +230,39 @@ class History:
         )
         assert infraction is not None
         tier = validate.tier_id(self.regulation, tier_id or infraction.penalty.id)
-        previous = self._same_infraction(event_id, player, infraction_id, None)
-        found = next_tier_up(self.regulation, tier)
-        return RepeatCheck(previous, found.id if found else None)
+        return self._check(event_id, player, infraction_id, tier, None)
 
     def repeats_of(self, record: Record) -> RepeatCheck:
         """See LogStore.repeats_of."""
-        previous = self._same_infraction(
-            record.event_id, record.player, record.infraction_id, record
+        return self._check(
+            record.event_id, record.player, record.infraction_id, record.tier_id, record
         )
-        found = next_tier_up(self.regulation, record.tier_id)
-        return RepeatCheck(previous, found.id if found else None)
+
+    def _check(
+        self,
+        event_id: str,
+        player: Player,
+        infraction_id: str,
+        tier_id: str,
+        before: Record | None,
+    ) -> RepeatCheck:
+        previous = self._same_infraction(event_id, player, (infraction_id,), before)
+        infraction = self.regulation.infraction(infraction_id)
+        siblings = (
+            tuple(
+                other.id
+                for other in self.regulation.infractions_in_section(infraction.section_id)
+                if other.id != infraction_id
+            )
+            if infraction is not None
+            else ()
+        )
+        related = self._same_infraction(event_id, player, siblings, before) if siblings else ()
+        found, higher_chosen = suggested_tier_up(self.regulation, infraction_id, tier_id)
+        return RepeatCheck(previous, found.id if found else None, related, higher_chosen)
 
     def _same_infraction(
-        self, event_id: str, player: Player, infraction_id: str, before: Record | None
+        self, event_id: str, player: Player, infraction_ids: tuple[str, ...], before: Record | None
     ) -> tuple[Record, ...]:
         refs = self._players.matching(player.name, player.player_id)
         if not refs:
@@ -234,9 +270,9 @@ class History:
         sql = (
             f"SELECT {RECORD_COLUMNS} FROM {_BY_PLAYER}"
             f" WHERE player_ref IN ({','.join('?' * len(refs))}) AND event_id = ?"
-            " AND infraction = ? AND deleted = 0"
+            f" AND infraction IN ({','.join('?' * len(infraction_ids))}) AND deleted = 0"
         )
-        parameters: list[object] = [*refs, self._events.rowid(None, event_id), infraction_id]
+        parameters: list[object] = [*refs, self._events.rowid(None, event_id), *infraction_ids]
         if before is not None:
             sql += " AND uuid != ? AND created_us <= ?"
             parameters += [before.id, to_us(before.created_at)]
@@ -283,6 +319,11 @@ class History:
                 gc.enable()
 
 
+def _by(record: Record) -> tuple[str | None, str | None]:
+    by = record.recorded_by
+    return (by.judge, by.device) if by else (None, None)
+
+
 def _records(
     rows: list[tuple],
     players: dict[int, Player],
@@ -303,6 +344,7 @@ def _records(
                 tier,
                 note,
                 bool(deleted),
+                RecordedBy(judge or "", device) if device else None,
             )
             for (
                 record_uuid,
@@ -316,6 +358,8 @@ def _records(
                 tier,
                 note,
                 deleted,
+                judge,
+                device,
             ) in rows
         ]
     )

@@ -63,8 +63,18 @@ class RecordInput:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordedBy:
+    """Who saved something: the judge's name and the device's id (records/sync)."""
+
+    judge: str
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
-    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`)."""
+    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`).
+
+    `recorded_by` is who first recorded it (None for records made before venue sync)."""
 
     id: str  # UUID
     event_id: str  # the event's UUID
@@ -77,23 +87,45 @@ class Record:
     tier_id: str
     note: str | None
     deleted: bool = False
+    recorded_by: RecordedBy | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordVersion:
+    """One saved version of a record (its history, oldest first): who saved it and when (the
+    saving device's clock). `current` marks the version every device shows (records/sync/rule)."""
+
+    record: Record
+    recorded_by: RecordedBy | None
+    saved_at: datetime
+    current: bool
 
 
 @dataclass(frozen=True, slots=True)
 class RepeatCheck:
-    """Earlier records of the same player with the same infraction in the same event.
+    """Earlier records of the same player with the same infraction in the same event, and of
+    other infractions of the same section (related: 3 minutes late, then 7; the judge decides
+    whether they are the same infraction).
 
-    The regulation lets the judge apply a higher penalty to a repeated infraction (同一の違反を
-    繰り返した場合、ジャッジはより上位の罰則を適用できる); the log only says so and names the
-    next tier up from the tier being applied. It never changes a tier itself.
+    The regulation lets the judge apply "a higher penalty" to a repeated infraction (同一の違反を
+    繰り返した場合、ジャッジはより上位の罰則を適用できる) and names no tier; the log only says so
+    and, as the app's suggestion, names the tier one above the infraction's own
+    (records.tiers.suggested_tier_up). It never changes a tier itself.
     """
 
     previous: tuple[Record, ...]  # oldest first
-    next_tier_id: str | None  # None above Total Disqualification
+    # The suggestion; None above Total Disqualification or once a higher tier is chosen.
+    next_tier_id: str | None
+    related: tuple[Record, ...] = ()  # same section, another infraction; oldest first
+    higher_chosen: bool = False  # a tier above the infraction's own is already chosen
 
     @property
     def is_repeat(self) -> bool:
         return bool(self.previous)
+
+    @property
+    def has_related(self) -> bool:
+        return bool(self.related)
 
     @property
     def occurrence(self) -> int:
@@ -120,10 +152,23 @@ class MergeReport:
     updated: int
     unchanged: int
     event_created: bool = False
+    # Records whose UUID already lives in another event of this log: merged there by the same
+    # rule, never moved (records/merge.py); the names of those events, in the report's words.
+    elsewhere: int = 0
+    elsewhere_events: tuple[str, ...] = ()
     clock: tuple[int, int, int] = (0, 0, 0)  # round clock rows added, updated, unchanged
 
-    def as_dict(self) -> dict[str, int]:
-        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
+    def as_dict(self) -> dict[str, object]:
+        """The command line's JSON report; `elsewhere` (and those events' names) only when
+        there are any, so that the usual report keeps the contract's three counts."""
+        counts: dict[str, object] = {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+        }
+        if self.elsewhere:
+            counts |= {"elsewhere": self.elsewhere, "elsewhere_events": list(self.elsewhere_events)}
+        return counts
 
 
 @dataclass(frozen=True, slots=True)

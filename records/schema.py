@@ -145,6 +145,41 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX clock_extensions_by_record ON clock_extensions(record_uuid)",
         ),
     ),
+    Migration(
+        4,
+        "venue sync: every saved version of records and event settings, who recorded a record,"
+        " this device's id, the devices a host has seen",
+        (
+            # Every version of every shared thing (records/sync/items.py); the current one is
+            # chosen by records/sync/hlc.py. seq: this device's order of arrival, the cursor a
+            # host pages by. from_host: a joiner received it from its host (not sent back).
+            """CREATE TABLE item_versions (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                event_uuid TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                item_uuid TEXT NOT NULL,
+                stamp INTEGER NOT NULL,
+                device TEXT NOT NULL,
+                judge TEXT,
+                saved_at TEXT NOT NULL,         -- ISO 8601 with offset, the saving device's clock
+                body TEXT NOT NULL,             -- canonical JSON
+                from_host INTEGER NOT NULL DEFAULT 0 CHECK (from_host IN (0, 1)),
+                UNIQUE (kind, item_uuid, stamp, device)
+            )""",
+            "CREATE INDEX item_versions_by_event ON item_versions(event_uuid, seq)",
+            "CREATE INDEX item_versions_by_stamp ON item_versions(stamp)",
+            "ALTER TABLE records ADD COLUMN recorded_judge TEXT",
+            "ALTER TABLE records ADD COLUMN recorded_device TEXT",
+            """CREATE TABLE sync_devices (
+                device TEXT PRIMARY KEY,
+                event_uuid TEXT NOT NULL,
+                judge TEXT NOT NULL,
+                last_seen TEXT NOT NULL         -- ISO 8601 with offset, the host's clock
+            ) WITHOUT ROWID""",
+            "INSERT OR IGNORE INTO settings (key, value)"
+            " VALUES ('device_id', lower(hex(randomblob(16))))",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
@@ -159,11 +194,19 @@ def application_id(connection: sqlite3.Connection) -> int:
 
 
 def is_foreign(connection: sqlite3.Connection) -> bool:
-    """A SQLite file that is not (and is not about to become) a penalty log."""
-    if application_id(connection) == APPLICATION_ID:
+    """A SQLite file that is not (and is not about to become) a penalty log.
+
+    One statement, so one snapshot: read in two, another process's first migration could
+    commit in between (no application id yet, then tables), and a log being made would look
+    like another program's file."""
+    app_id, version, has_tables = connection.execute(
+        "SELECT (SELECT application_id FROM pragma_application_id),"
+        " (SELECT user_version FROM pragma_user_version),"
+        " EXISTS (SELECT 1 FROM sqlite_master)"
+    ).fetchone()
+    if app_id == APPLICATION_ID:
         return False
-    has_tables = connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
-    return bool(has_tables) or user_version(connection) != 0
+    return bool(has_tables) or version != 0
 
 
 def check_not_newer(connection: sqlite3.Connection, path: Path, known: int) -> None:

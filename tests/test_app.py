@@ -317,7 +317,10 @@ def test_settings_change_theme_text_size_and_language(apps) -> None:
 def test_about_shows_versions_and_font_licence(apps, regulation: Regulation) -> None:
     app = apps(route=routes.ABOUT.link())
     texts = " ".join(app.texts())
-    assert "1.0.0" in texts and regulation.document.version in texts
+    assert "1.0.0" in texts and regulation.document.text_as_of in texts
+    # Not a version: the source carries none; it is when the text was taken (issue 19, item 10).
+    assert f"規定の本文を収録した時期 {regulation.document.text_as_of}" in texts
+    assert "規定の版" not in texts
     assert "IPAフォントライセンスv1.0" in texts
 
 
@@ -563,3 +566,50 @@ def test_sessions_share_the_data_loaded_once(apps) -> None:
     first, second = apps(), apps(prefs={"language": "en"})
     assert first.page.data.regulation is second.page.data.regulation
     assert first.page.data.finder is second.page.data.finder
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "note"),
+    [
+        (
+            "結果を間違えて書いた",
+            "ja",
+            "うっかりした場合の項目はありません。判断はジャッジに委ねられます（アプリの注記）",
+        ),
+        (
+            "wrong result reported by mistake",
+            "en",
+            "honest mistake; the judge decides (the app's note)",
+        ),
+    ],
+)
+def test_an_honest_mistake_says_the_source_has_no_entry_for_it(
+    apps, query: str, lang: str, note: str
+) -> None:
+    """Issue 19, item 2: the result says, as the app's note, that the judge decides."""
+    app = apps(prefs={"language": lang}, route=routes.SEARCH.link(q=query))
+    rows = app.find_all(ft.ListTile)
+    first, second = (" ".join(app.texts(row)) for row in rows[:2])
+    assert (note in first and "(the app's note)" in first) or "アプリの注記" in first
+    assert note in second  # the deliberate entry, lowered, says it too
+
+
+@pytest.mark.parametrize("category_id", ["deck", "deck-list", "play", "conduct"])
+def test_a_section_heading_the_source_leaves_out_is_marked_as_the_apps(
+    apps, regulation: Regulation, category_id: str
+) -> None:
+    """Issue 19, item 11: 遅刻, 詐欺行為 … are the original document's headings, not the text."""
+    app = apps(route=routes.CATEGORY.link(category_id))
+    note = "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
+    sections = regulation.sections_in_category(category_id)
+    missing = [s for s in sections if not s.heading_in_source]
+    assert app.texts().count(note) == len(missing)
+    texts = app.texts()
+    for section in missing:  # each note right under its own heading
+        (at,) = [i for i, text in enumerate(texts) if text.startswith(section.title.ja)]
+        assert texts[at + 1] == note
+
+
+def test_a_principles_label_is_marked_as_the_apps(apps, regulation: Regulation) -> None:
+    app = apps(route=routes.PRINCIPLE.link("judge-discretion"))
+    assert app.has_text("この見出しはアプリが付けたものです。規定の本文ではありません。")

@@ -152,7 +152,7 @@ def test_a_bad_extension_of_a_started_round_changes_nothing(
     for minutes in ("0", "-3", "1441"):
         code, _out, err = run(capsys, "extend", "1", "--table", "5", "--minutes", minutes)
         assert code == 2 and "an extension is 1 to 1440 minutes" in err
-    code, _out, err = run(capsys, "pause", "1", "--at", "1999-01-01T00:00:00+09:00")
+    code, _out, err = run(capsys, "pause", "1", "--at", "2001-01-01T00:00:00+09:00")
     assert code == 2 and "before round 1 started" in err
     assert dump(data_dir) == before
 

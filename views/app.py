@@ -234,13 +234,16 @@ class Shell:
 
     def navigate(self, route: str) -> None:
         self.page.navigate(route)
+        # The route change that follows renders the new view; left to itself, Flet would
+        # first compare the whole page after the tap, to find nothing (a third of a tap's work).
+        ft.context.mark_update_called()
 
     def replace(self, route: str) -> None:
         """Shows `route` in place of the current screen: a saved form gives way to its record,
         and back then skips the form."""
         if len(self.history) > 1:
             self.history.stack.pop()
-        self.page.navigate(route)
+        self.navigate(route)
 
     def log_changed(self) -> None:
         """Records changed: every view is rebuilt at its next render (the top one at once,

@@ -49,6 +49,12 @@ ALWAYS_APPLIES = N_("常に適用される原則")
 ALSO_KNOWN_AS = N_("別名")
 TYPICAL_SITUATIONS = N_("よくある状況の例")
 TYPICAL_SITUATIONS_NOTE = N_("このアプリが用意した例です。規定の本文ではありません。")
+# Headings the app shows that the regulation text it carries does not print.
+FINDER_NO_INFRACTION = N_("違反ではありません（アプリの説明）")
+HEADING_NOT_IN_SOURCE = N_(
+    "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
+)
+LABEL_NOT_IN_SOURCE = N_("この見出しはアプリが付けたものです。規定の本文ではありません。")
 INFRACTION_COUNT = N_("違反：{count} 件")
 SELECT_AN_ITEM = N_("左の一覧から項目を選んでください。")
 
@@ -86,6 +92,9 @@ WHY_MINUTES = N_("{n}分")
 WHY_DECK_SIZE = N_("デッキ{n}枚")
 WHY_COPIES = N_("同じカード{n}枚")
 WHY_SITUATION = N_("状況例：{situation}")
+WHY_NO_ACCIDENTAL_ENTRY = N_(
+    "規定には、うっかりした場合の項目はありません。判断はジャッジに委ねられます（アプリの注記）"
+)
 
 # Saved
 NO_BOOKMARKS = N_("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
@@ -131,7 +140,8 @@ PLAYER_NO_RECORDS = N_("この大会では、このプレイヤーの記録は�
 REPEAT_TAG = N_("同一違反{count}回目")
 REPEAT_BEFORE = N_("このプレイヤーは、この大会で同じ違反を既に {count} 回記録されています。")
 REPEAT_SAVED = N_("このプレイヤーのこの大会での同じ違反の {count} 回目の記録です。")
-REPEAT_NEXT_TIER = N_("より上位の罰則：")
+REPEAT_NEXT_TIER = N_("一段上の罰則（参考。規定は段階を定めていません）：")
+REPEAT_RELATED = N_("同じ節の別の違反の記録があります。同一の違反かどうかはジャッジが判断します。")
 REPEAT_JUDGE_DECIDES = N_(
     "適用するかどうかはジャッジが判断します。記録の罰則は自動では変わりません。"
 )
@@ -161,7 +171,7 @@ TARDY_CHOOSE_FIRST = N_("遅刻の違反を選んでください。")
 TARDY_ARRIVED_NOW = N_("今到着した")
 TARDY_LATE_BY = N_("集合時間 {assembly} から {minutes} 分 {seconds} 秒後に到着（{arrived}）")
 TARDY_ON_TIME = N_("集合時間 {assembly} より前の到着です。遅刻ではありません。")
-TARDY_SUGGESTED = N_("規定の分数による違反：")
+TARDY_SUGGESTED = N_("遅れた分数による違反：")
 TARDY_UNDER_FIVE = N_(
     "5分未満の遅れは、集合時間に着席していることがこの大会の条件である場合の違反です。"
 )
@@ -248,6 +258,10 @@ IMPORT_PASTE_BUTTON = N_("貼り付けた JSON を読み込む")
 IMPORT_DONE = N_(
     "「{name}」に読み込みました：追加 {added} 件、更新 {updated} 件、変更なし {unchanged} 件"
 )
+IMPORT_ELSEWHERE = N_(
+    "ほかの {count} 件は、この端末では別の大会（{names}）の記録のため、"
+    "そちらで照合し、移していません"
+)
 IMPORT_REFUSED = N_("読み込みませんでした（何も変更していません）：{reason}")
 IMPORT_SWITCH = N_("「{name}」に切り替える")
 
@@ -270,7 +284,8 @@ SAMPLE_TEXT = N_("見本：故意ではなく、過剰にカードを引いた")
 # About
 APP_VERSION = N_("アプリのバージョン")
 REGULATION = N_("規定")
-REGULATION_VERSION = N_("規定の版")
+# The source carries no version or date: this is when the app's copy of the text was taken.
+REGULATION_TEXT_AS_OF = N_("規定の本文を収録した時期")
 DATA_CHECKSUM = N_("データのチェックサム")
 LICENCES = N_("ライセンス")
 FONT_LICENCE = N_(

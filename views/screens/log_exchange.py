@@ -173,6 +173,11 @@ class Exchange:
             updated=report.updated,
             unchanged=report.unchanged,
         )
+        if report.elsewhere:  # what really happened to records of another event here
+            names = " / ".join(report.elsewhere_events)
+            elsewhere = self.ctx.ui(S.IMPORT_ELSEWHERE, count=report.elsewhere, names=names)
+            self.status.value = f"{self.status.value} {elsewhere}"
+            self.status.update()
         if report.event.id != self.event.id:
             self.offer_switch(report.event)
         return True

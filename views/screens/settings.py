@@ -105,7 +105,7 @@ def about_screen(ctx: Context) -> Screen:
     controls = [
         ft.Text(ctx.ui(S.APP_TITLE), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
         fact(S.REGULATION, ctx.shown(document.label)),
-        fact(S.REGULATION_VERSION, document.version),
+        fact(S.REGULATION_TEXT_AS_OF, document.text_as_of),
         fact(S.APP_VERSION, APP_VERSION),
         fact(S.DATA_CHECKSUM, document.source_sha256[:16]),
         ft.Text(ctx.ui(S.OFFLINE_NOTE), size=ctx.sizes.body),
