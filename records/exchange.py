@@ -6,7 +6,8 @@ JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still re
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
                "rounds": [{"number": N, "assembly_at": ISO|null}…], "versions": [ITEM…]},
-     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…]}
+     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…],
+     "clock": CLOCK}
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
@@ -18,7 +19,9 @@ gets a new `version`.
 Version 2 adds (all optional when reading): `recorded_by`, and `versions`, every saved version of
 the record or of the event's settings as venue sync sends them (ITEM: records/sync/protocol.py),
 so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
-counts as one version stamped from its `updated_at`.
+counts as one version stamped from its `updated_at`. CLOCK (version 2, optional) is the event's
+round clock (lengths, starts, pauses, extensions), every row with its UUID, instants and
+tombstone (records/clock_rows.py); an import merges it row by row, the later update winning.
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -41,12 +44,13 @@ import unicodedata
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regulation import APP_VERSION
 from regulation.model import Regulation
 
 from . import validate
+from .clock_rows import ClockData, clock_json, parse_clock
 from .database import iso, now_local
 from .errors import InvalidInput, LogError
 from .faults import describe_fault
@@ -56,6 +60,9 @@ from .sync.hlc import orderable
 from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
 from .sync.local import legacy_version
 from .sync.protocol import item_json, parse_item
+
+if TYPE_CHECKING:
+    from .store import LogStore
 
 FORMAT = "ocg-penalty-guide/penalty-log"
 FORMAT_VERSION = 2
@@ -119,7 +126,10 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
 
 
 def export_json(
-    event: Event, records: tuple[Record, ...], versions: Sequence[ItemVersion] = ()
+    event: Event,
+    records: tuple[Record, ...],
+    versions: Sequence[ItemVersion] = (),
+    clock: ClockData | None = None,
 ) -> dict[str, Any]:
     """The export; with `versions` (LogStore.export_versions), each thing's history too."""
     by_item: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -143,12 +153,22 @@ def export_json(
             ],
         },
         "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
+        "clock": clock_json(clock or ClockData()),
     }
     if versions:
         payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
         for entry in payload["records"]:
             entry["versions"] = by_item.get((RECORD, entry["id"]), [])
     return payload
+
+
+def event_export(store: LogStore, event_id: str) -> tuple[dict[str, Any], int]:
+    """The JSON export of an event, round clock included, and how many live records it holds."""
+    event, records = store.export_records(event_id)
+    payload = export_json(
+        event, records, store.export_versions(event_id), store.round_clock.rows(event_id)
+    )
+    return payload, sum(not r.deleted for r in records)
 
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
@@ -332,8 +352,9 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
     if found:  # a record without versions counts as one (as from a version-1 file)
         have = {v.item_id for v in found if v.kind == RECORD}
         found += [legacy_version(r) for r in records if r.id not in have]
+    clock = parse_clock(payload.get("clock"))
     return ImportedEvent(
-        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found)
+        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found), clock
     )
 
 

@@ -156,6 +156,7 @@ class MergeReport:
     # rule, never moved (records/merge.py); the names of those events, in the report's words.
     elsewhere: int = 0
     elsewhere_events: tuple[str, ...] = ()
+    clock: tuple[int, int, int] = (0, 0, 0)  # round clock rows added, updated, unchanged
 
     def as_dict(self) -> dict[str, object]:
         """The command line's JSON report; `elsewhere` (and those events' names) only when

@@ -24,6 +24,7 @@ from typing import TypeVar
 from regulation.model import Regulation
 
 from . import players as _players
+from .clock_store import ClockStore
 from .database import Database, iso, now_local, to_us
 from .events import Events
 from .faults import BUSY_TIMEOUT_S, describe_fault
@@ -78,6 +79,7 @@ class LogStore:
         self._events = Events(database)
         self._players = _players.Players(database)
         self._history = History(database, self._events, self._players, regulation)
+        self.round_clock = ClockStore(database, self._events)  # records/clock_store.py
         self._save_listeners: list[Callable[[], None]] = []
         self.path = database.path
         self.regulation = regulation

@@ -32,6 +32,7 @@ class Actions:
     notify: Callable[[str], None]  # a short confirmation at the bottom (snack bar)
     show_dialog: Callable[[ft.DialogControl], None]
     close_dialog: Callable[[], None]
+    vibrate: Callable[[], None]  # a short vibration where the device has one (the clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +88,7 @@ class Screen:
     bookmark_id: str | None = None  # entry shown, for the app bar's bookmark star
     # What the empty detail pane says beside this screen on wide windows (a message id).
     detail_hint: str | None = None
+    # Called once a second while this screen is on top (views/ticker.py); returns the seconds
+    # until its display next changes, None to stop.
+    tick: Callable[[], float | None] | None = None
+    full_width: bool = False  # on wide windows, the whole area beside the rail (no list pane)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from records.model import Recovery
     from records.store import LogStore
     from regulation.model import Regulation
+    from views.screens.clock_calls import RunningCall
 
 _stores: dict[Path, LogStore] = {}
 _dismissed: set[Path] = set()  # files whose set-aside notice a judge has read
@@ -46,6 +47,8 @@ class Logbook:
         self.player_filter = ""
         self.pages = 1  # pages of the log shown (the judge asked for more)
         self.sync = SyncLink(self)  # venue sharing of this log (views/sync_link.py)
+        # Judge calls being timed, by table (views/screens/clock_calls.py).
+        self.calls: dict[str, RunningCall] = {}
 
     @property
     def folder(self) -> Path:

@@ -17,6 +17,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..widgets import heading, icon_button, scrolling_column, text_button
+from .clock_settings import round_clock_settings
 from .log_parts import change_log, fault_screen, local_time, log_changed, open_store, round_label
 
 TIME = re.compile(r"^(\d{1,2}):?(\d{2})$")
@@ -58,6 +59,8 @@ def event_screen(ctx: Context, route: Route) -> Screen:
         *details(ctx, store, event),
         ft.Divider(),
         *rounds(ctx, store, event),
+        ft.Divider(),
+        *round_clock_settings(ctx, store, event),  # views/screens/clock_settings.py
         ft.Divider(),
         *other_events(ctx, store, event),
     ]

@@ -25,6 +25,7 @@ from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY, TIER_COLORS
 from ..widgets import penalty_chip, penalty_label, scrolling_column, text_button, tier_text
+from .clock_calls import form_call_button
 from .log_parts import (
     ERROR_COLOR,
     current_round,
@@ -266,6 +267,9 @@ class RecordForm:
             controls.append(
                 ft.Text(ctx.ui(S.LOG_EVENT_LINE, name=self.event.name), size=ctx.sizes.small)
             )
+        # The round clock: "judge call at table T" starts its stopwatch (clock_calls.py).
+        found = form_call_button(ctx, self.store, self.table_field, self.draft.round)
+        call = [found] if found is not None and self.original is None else []
         controls += [
             self.infraction_part,
             self.tardiness_part,
@@ -274,7 +278,7 @@ class RecordForm:
             self.id_field,
             self.repeat_part,
             ft.Row(
-                [self.round_menu, self.table_field],
+                [self.round_menu, self.table_field, *call],
                 wrap=True,
                 vertical_alignment=ft.CrossAxisAlignment.START,
             ),

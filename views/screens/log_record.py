@@ -21,6 +21,7 @@ from ..widgets import (
     scrolling_column,
     text_button,
 )
+from .clock_calls import record_clock_parts
 from .log_parts import (
     ERROR_COLOR,
     change_log,
@@ -101,6 +102,7 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
         facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
     facts.append(recorded_by_line(ctx, record) or "")  # venue sync
     controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts if fact]
+    controls += record_clock_parts(ctx, store, record)  # views/screens/clock_calls.py
     if record.note:
         controls.append(
             ft.Container(
