@@ -166,6 +166,7 @@ class History:
         player_id: str | None = None,
         newest_first: bool = True,
         include_deleted: bool = False,
+        only_deleted: bool = False,
         limit: int | None = None,
         after: Record | None = None,
     ) -> tuple[Record, ...]:
@@ -185,7 +186,9 @@ class History:
             where.append(f"player_ref IN ({','.join('?' * len(refs))})")
             parameters.extend(refs)
             table = _BY_PLAYER
-        if not include_deleted:
+        if only_deleted:
+            where.append("deleted = 1")
+        elif not include_deleted:
             where.append("deleted = 0")
         order = "DESC" if newest_first else "ASC"
         if after is not None:

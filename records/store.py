@@ -197,11 +197,13 @@ class LogStore:
         player_id: str | None = None,
         newest_first: bool = True,
         include_deleted: bool = False,
+        only_deleted: bool = False,
         limit: int | None = None,
         after: Record | None = None,
     ) -> tuple[Record, ...]:
         """An event's records, newest first (the log screen) or oldest first; optionally of one
-        round and/or one player (`player` by the identity rule; `player_id` alone: by ID).
+        round and/or one player (`player` by the identity rule; `player_id` alone: by ID);
+        deleted ones with `include_deleted`, or only those (`only_deleted`, the deleted list).
 
         Paging: `limit` records that come after `after` in this order; a screen shows the first
         page at once (`limit=100`) and asks for the next with `after=page[-1]`."""
@@ -212,6 +214,7 @@ class LogStore:
             player_id=player_id,
             newest_first=newest_first,
             include_deleted=include_deleted,
+            only_deleted=only_deleted,
             limit=limit,
             after=after,
         )

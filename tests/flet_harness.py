@@ -638,6 +638,23 @@ class FakeApp:
     async def _act(self, action: Callable[[], Any]) -> None:
         action()
         await self._settle()
+        await self._report_closed_dialogs()
+
+    async def _report_closed_dialogs(self) -> None:
+        """Like Flutter once a dialog closed by the app has faded out: its ``dismiss`` event
+        (Flet removes the dialog from the page then, and calls its ``on_dismiss``)."""
+        reported: set[int] = self.__dict__.setdefault("_dismissed_dialogs", set())
+        while closed := [
+            d
+            for d in self.page._dialogs.controls
+            if not getattr(d, "open", True)
+            and d._i in self._client_controls
+            and d._i not in reported
+        ]:
+            for dialog in closed:
+                reported.add(dialog._i)
+                self._fire(dialog, "dismiss", always=True)
+            await self._settle()
 
     async def _settle(self, timers_within: float = 0.0, max_ticks: int = 20_000) -> None:
         """Yield to the loop until nothing is runnable for a few consecutive ticks.

@@ -317,6 +317,47 @@ def test_edit_then_delete_with_confirmation_then_restore(apps, disk) -> None:
     assert len(rows(app)) == 1
 
 
+def test_a_deletion_can_be_undone_from_its_message(apps, disk) -> None:
+    app = apps()
+    record_id = record(app, DREW, "山田太郎")
+    app.click(app.find(ft.OutlinedButton, text="削除"))
+    app.click(app.find(ft.FilledButton, text="削除"))
+    assert disk().record(record_id).deleted
+    assert not app.has_text("この記録を削除しますか？")  # the dialog is gone
+    snack = app.find(ft.SnackBar, text="削除しました")
+    assert isinstance(snack.action, ft.SnackBarAction) and snack.action.label == "元に戻す"
+    app.click(snack.action)
+    assert not disk().record(record_id).deleted
+    assert app.has_text("元に戻しました")
+    assert not app.has_text("この記録は削除されています。")
+
+
+def test_the_deleted_list_shows_every_deleted_record_and_restores_any(apps, disk) -> None:
+    app = apps()
+    kept = record(app, DREW, "山田太郎")
+    first = record(app, SLOW, "佐藤花子")
+    second = record(app, DREW, "鈴木一郎")
+    for record_id in (first, second):
+        disk().delete_record(record_id)
+    app.route(routes.LOG.link())
+    app.click(app.find(text="削除した記録"))
+    assert app.client_route == routes.LOG_DELETED.link()
+    listed = rows(app)
+    assert len(listed) == 2 and "鈴木一郎" in listed[0] and "佐藤花子" in listed[1], listed
+    assert not any("山田太郎" in row for row in listed)
+    app.click(app.find_all(ft.TextButton, text="元に戻す")[1])  # 佐藤花子's
+    assert not disk().record(first).deleted and disk().record(second).deleted
+    assert disk().record(kept) is not None
+    assert [("鈴木一郎" in row) for row in rows(app)] == [True]
+    app.click(app.find_all(ft.ListTile)[0])  # a row opens its record, which can restore too
+    assert app.client_route == routes.LOG_RECORD.link(second)
+    assert app.has_text("この記録は削除されています。")
+    app.click(app.find(ft.FilledButton, text="元に戻す"))
+    assert not disk().record(second).deleted
+    app.route(routes.LOG_DELETED.link())
+    assert rows(app) == [] and app.has_text("この大会で削除した記録はありません。")
+
+
 def test_after_an_edit_going_back_shows_the_log_as_it_is_now(apps) -> None:
     app = apps()
     record(app, DREW, "山田太郎")

@@ -11,7 +11,7 @@ import asyncio
 import functools
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
@@ -236,9 +236,19 @@ class Shell:
         those below it right after), so going back never shows a record as it was."""
         self._version += 1
 
-    def notify(self, message: str) -> None:
+    def notify(self, message: str, undo: Callable[[], None] | None = None) -> None:
+        """A snack bar; with `undo`, an undo button in it (shown longer, to leave time)."""
+        action = None
+        if undo is not None:
+            action = ft.SnackBarAction(label=self.context.ui(S.UNDO), on_click=lambda _: undo())
         self.page.show_dialog(
-            ft.SnackBar(ft.Text(message, size=self.context.sizes.body), show_close_icon=True)
+            ft.SnackBar(
+                ft.Text(message, size=self.context.sizes.body),
+                show_close_icon=True,
+                action=action,
+                persist=False,  # with an action Flutter would keep it up until dismissed
+                duration=ft.Duration(seconds=8 if undo else 4),
+            )
         )
 
     def close_dialog(self) -> None:

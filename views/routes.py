@@ -72,6 +72,7 @@ LOG_EDIT = Pattern("/log/records/{id}/edit")
 LOG_PLAYER = Pattern("/log/players/{id}", query_keys=("pid",))  # name, and the player ID if any
 LOG_EVENT = Pattern("/log/event")  # the tournament's settings, rounds, other tournaments
 LOG_EXCHANGE = Pattern("/log/exchange")  # export and import
+LOG_DELETED = Pattern("/log/deleted")  # the current tournament's deleted records
 SETTINGS = Pattern("/settings")
 ABOUT = Pattern("/about")
 HOME = TIERS  # what "/" shows

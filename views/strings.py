@@ -182,13 +182,16 @@ RECORD_EDIT = N_("編集")
 RECORD_DELETE = N_("削除")
 RECORD_DELETE_CONFIRM = N_("この記録を削除しますか？")
 RECORD_DELETE_DETAIL = N_(
-    "{player}：{infraction}。削除した記録は、その記録のページから元に戻せます。"
+    "{player}：{infraction}。削除した記録は「削除した記録」からいつでも元に戻せます。"
 )
 CANCEL = N_("キャンセル")
 RECORD_DELETED = N_("この記録は削除されています。")
 RECORD_RESTORE = N_("元に戻す")
 RECORD_DELETED_DONE = N_("削除しました")
 RECORD_RESTORED = N_("元に戻しました")
+UNDO = pgettext("snack bar", "元に戻す")
+LOG_DELETED_TITLE = N_("削除した記録")
+LOG_DELETED_EMPTY = N_("この大会で削除した記録はありません。")
 
 # Tournament settings
 EVENT_SETTINGS = N_("大会の設定")

@@ -328,6 +328,19 @@ class FlutterApp:
         self._enable_semantics()
         return self
 
+    def go(self, path: str) -> FlutterApp:
+        """Opens `path` inside the running app, as a link would (no reload: Flutter's router
+        follows the browser's history), so that one page can show many screens quickly."""
+        self.page.evaluate(
+            """(path) => {
+                const serial = (window.history.state?.serialCount ?? 0) + 1;
+                window.history.pushState({serialCount: serial, state: null}, '', path);
+                window.dispatchEvent(new PopStateEvent('popstate', {state: window.history.state}));
+            }""",
+            path,
+        )
+        return self
+
     def reload(self) -> FlutterApp:
         self.page.reload(wait_until="load", timeout=BOOT_TIMEOUT_MS)
         self._enable_semantics()

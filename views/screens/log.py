@@ -116,6 +116,12 @@ def event_bar(ctx: Context, event: Event) -> ft.Control:
                         icon=ft.Icons.IMPORT_EXPORT,
                         on_click=lambda _: ctx.actions.navigate(routes.LOG_EXCHANGE.link()),
                     ),
+                    text_button(
+                        ctx,
+                        S.LOG_DELETED_TITLE,
+                        icon=ft.Icons.DELETE_OUTLINE,
+                        on_click=lambda _: ctx.actions.navigate(routes.LOG_DELETED.link()),
+                    ),
                 ],
                 wrap=True,
             ),

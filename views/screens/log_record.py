@@ -166,14 +166,23 @@ def slip_row(ctx: Context, line: str, tooltip: str) -> ft.Control:
 
 
 def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
+    """Says the record is deleted, with a way back. The line and the button are stacked, not
+    in a wrapping Row: an expanding Text in a Row(wrap=True) is a layout error in Flutter (its
+    release build draws a 100,000 px grey box instead, pushing the page out of reach)."""
+
     def restore(_: ft.Event) -> None:
         change_log(ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED))
 
     return ft.Container(
-        ft.Row(
+        ft.Column(
             [
-                ft.Icon(ft.Icons.DELETE_OUTLINE, color=ERROR_COLOR),
-                ft.Text(ctx.ui(S.RECORD_DELETED), size=ctx.sizes.body, expand=True),
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.DELETE_OUTLINE, color=ERROR_COLOR),
+                        ft.Text(ctx.ui(S.RECORD_DELETED), size=ctx.sizes.body, expand=True),
+                    ],
+                    vertical_alignment=ft.CrossAxisAlignment.START,
+                ),
                 text_button(
                     ctx,
                     S.RECORD_RESTORE,
@@ -182,7 +191,8 @@ def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
                     on_click=restore,
                 ),
             ],
-            wrap=True,
+            spacing=8,
+            tight=True,
         ),
         border=ft.Border.all(2, ERROR_COLOR),
         border_radius=8,
@@ -191,39 +201,61 @@ def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
 
 
 def confirm_delete(ctx: Context, store: LogStore, record: Record) -> None:
-    """Deleting asks first; the record stays as a tombstone, and its page offers to restore it."""
+    """Deleting asks first; the record stays as a tombstone: the message that says it was
+    deleted offers to undo, and the log's deleted records list it until it is restored.
 
-    def delete(_: ft.Event) -> None:
-        ctx.actions.close_dialog()
-        change_log(ctx, lambda: store.delete_record(record.id), ctx.ui(S.RECORD_DELETED_DONE))
+    Closing the dialog and redrawing the screen are two steps: the choice closes this very
+    dialog (not whichever is on top: a snack bar may be), and the log is changed and the screen
+    redrawn once Flutter reports the dialog gone (`on_dismiss`). Done in one handler, the
+    redraw raced the dialog's closing and left it on screen, every tap ignored."""
+    chosen: list[bool] = []
 
-    ctx.actions.show_dialog(
-        ft.AlertDialog(
-            modal=True,
-            title=ft.Text(ctx.ui(S.RECORD_DELETE_CONFIRM), size=ctx.sizes.heading),
-            content=ft.Text(
-                ctx.ui(
-                    S.RECORD_DELETE_DETAIL,
-                    player=player_label(ctx, record.player),
-                    infraction=infraction_title(ctx, record.infraction_id),
+    def close(delete: bool) -> None:
+        if chosen:
+            return  # a second tap while the dialog fades
+        chosen.append(delete)
+        dialog.open = False
+        dialog.update()
+
+    def dismissed(_: ft.Event) -> None:
+        if chosen and chosen[0]:
+            change_log(
+                ctx,
+                lambda: store.delete_record(record.id),
+                ctx.ui(S.RECORD_DELETED_DONE),
+                undo=lambda: change_log(
+                    ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED)
                 ),
-                size=ctx.sizes.body,
+            )
+
+    dialog = ft.AlertDialog(
+        # Not modal: Escape and a tap beside the dialog cancel, as the cancel button does.
+        modal=False,
+        title=ft.Text(ctx.ui(S.RECORD_DELETE_CONFIRM), size=ctx.sizes.heading),
+        content=ft.Text(
+            ctx.ui(
+                S.RECORD_DELETE_DETAIL,
+                player=player_label(ctx, record.player),
+                infraction=infraction_title(ctx, record.infraction_id),
             ),
-            actions=[
-                text_button(
-                    ctx,
-                    S.CANCEL,
-                    kind=ft.TextButton,
-                    on_click=lambda _: ctx.actions.close_dialog(),
-                ),
-                text_button(
-                    ctx,
-                    S.RECORD_DELETE,
-                    kind=ft.FilledButton,
-                    icon=ft.Icons.DELETE,
-                    style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
-                    on_click=delete,
-                ),
-            ],
-        )
+            size=ctx.sizes.body,
+        ),
+        actions=[
+            text_button(
+                ctx,
+                S.CANCEL,
+                kind=ft.TextButton,
+                on_click=lambda _: close(False),
+            ),
+            text_button(
+                ctx,
+                S.RECORD_DELETE,
+                kind=ft.FilledButton,
+                icon=ft.Icons.DELETE,
+                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
+                on_click=lambda _: close(True),
+            ),
+        ],
+        on_dismiss=dismissed,
     )
+    ctx.actions.show_dialog(dialog)
