@@ -804,6 +804,29 @@ def test_on_a_wide_window_the_record_opens_beside_the_log(apps) -> None:
     assert app.has_text("鈴木花子")  # the log, beside it
 
 
+def focus_calls(app: FakeApp) -> list[int]:
+    return [i.control_id for i in app.invocations if i.name == "focus"]
+
+
+def test_the_form_gives_its_name_field_the_focus_wherever_it_opens_from(apps) -> None:
+    """On a desktop, search → a result → "record this penalty": the search box in the list
+    pane beside the form has its own autofocus, so the form asks for the focus once it is on
+    screen (issue 20, item 2; the browser test types into it)."""
+    app = apps(**DESKTOP, route=routes.SEARCH.link(q="カードを多く引いた"))
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(text="この罰則を記録"))
+    assert focus_calls(app) == [name_field(app)._i]
+    app.type(name_field(app), "山田")  # redraws of the same form leave the cursor alone
+    app.click(app.find(ft.Chip, text="A 注意"))
+    assert focus_calls(app) == [name_field(app)._i]
+    app.route(routes.LOG_NEW.link(arrived=str(int(now_local().timestamp()))))
+    assert focus_calls(app)[-1] == name_field(app)._i and len(focus_calls(app)) == 2
+    record_id = record(app, DREW, "鈴木")
+    calls = len(focus_calls(app))
+    app.route(routes.LOG_EDIT.link(record_id))  # editing: the judge picks what to change
+    assert len(focus_calls(app)) == calls
+
+
 def test_every_log_control_is_labelled(apps) -> None:
     app = apps()
     record_id = record(app, DREW, "山田太郎")

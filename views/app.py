@@ -8,6 +8,7 @@ pushed on top of it. The page around a screen (bars, rail, list pane) is views/l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import sys
 import threading
@@ -86,6 +87,8 @@ class Shell:
         self._settings_changed = False  # by the judge, since the start
         self._loop: asyncio.AbstractEventLoop  # the app's, set in start()
         self._tasks: set[asyncio.Task] = set()
+        self._focus_target: ft.Control | None = None  # what the top screen asks to focus
+        self._focused_path: str | None = None  # the route it was last given for
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
@@ -360,8 +363,27 @@ class Shell:
         self._views = {route.path: self._views[route.path] for route in stack}
         self.page.views[:] = views
         self.page.update()
+        self._focus_new_screen(stack[-1].path)
         if any(version != self._version for version, _view in self._views.values()):
             self._spawn(self._refresh_views_below(list(stack)))
+
+    def _focus_new_screen(self, path: str) -> None:
+        """Gives the focus to the control the top screen asks for (`Screen.focus`), once per
+        opening of a route: a redraw of the same screen leaves the judge's cursor alone."""
+        target, self._focus_target = self._focus_target, None
+        if path == self._focused_path:
+            return
+        self._focused_path = path
+        focus = getattr(target, "focus", None)
+        if focus is None:
+            return
+
+        async def give_focus() -> None:
+            # A tab gone meanwhile: the focus is a convenience, not data.
+            with contextlib.suppress(Exception):
+                await focus()
+
+        self._spawn(give_focus())
 
     async def _refresh_views_below(self, stack: list[Route]) -> None:
         if stack != self.history.stack:
@@ -392,10 +414,13 @@ class Shell:
         route = stack[depth]
         tab = self.table.tab(route)
         tab = self.state.tab if tab is None else tab
+        screen = self.screen(route)
+        if depth == len(stack) - 1:
+            self._focus_target = screen.focus
         return page_view(
             self.context,
             route.path,
-            self.screen(route),
+            screen,
             self.table.destinations,
             tab,
             can_go_back=depth > 0,

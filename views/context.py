@@ -92,3 +92,7 @@ class Screen:
     bookmark_id: str | None = None  # entry shown, for the app bar's bookmark star
     # What the empty detail pane says beside this screen on wide windows (a message id).
     detail_hint: str | None = None
+    # The control that takes the keyboard's focus when the screen opens (a form's first
+    # field): asked for after the view is on screen, so that no other field's autofocus (the
+    # search box in the list pane beside it) takes the judge's typing.
+    focus: ft.Control | None = None

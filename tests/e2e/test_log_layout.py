@@ -14,6 +14,7 @@ moved from screen to screen inside the app (FlutterApp.go), so the whole sweep s
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,7 +31,7 @@ from views import strings as S
 
 from .harness import REPO_ROOT, SIZES, AppServer, FlutterApp
 from .layout import assert_laid_out
-from .test_browser import ui
+from .test_browser import search_for, ui
 
 pytestmark = pytest.mark.browser
 
@@ -283,3 +284,39 @@ def test_delete_confirm_cancel_escape_undo_and_restore_from_the_deleted_list(
     app.go(f"/log/records/{record_id}")
     app.wait_for(delete)
     assert deleted_line.count() == 0
+
+
+# -- the form takes the typing (issue 20, item 2) -------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ja"), ("phone", "en")])
+def test_after_search_and_record_this_penalty_typing_lands_in_the_name_field(
+    open_app, log_server: AppServer, regulation: Regulation, size: str, lang: str
+) -> None:
+    """Search → a result → "record this penalty" → type, without a tap: the name field has
+    it, the search box beside the form (desktop) keeps its query."""
+    item = regulation.infraction("drew-extra-cards")
+    assert item is not None
+    app = open_variant(open_app, log_server, size, lang, {})
+    search_for(app, "引きすぎ", lang)
+    search_box = app.page.get_by_role(
+        "textbox", name=re.compile("^" + re.escape(ui(S.SEARCH_TITLE, lang)))
+    )
+    result = app.button(re.compile(re.escape(item.title[lang])))
+    app.wait_for(result)
+    app.tap(result)
+    app.tap(app.button(ui(S.RECORD_THIS, lang)))
+    name_box = field(ui(S.PLAYER_NAME, lang))(app)
+    app.wait_for(name_box)
+    app.settle(1_000)  # the route's slide and the focus request
+    app.page.keyboard.type("Kim", delay=30)
+    deadline = time.monotonic() + 10
+    while name_box.first.input_value() != "Kim":
+        assert time.monotonic() < deadline, (
+            f"typed into the page: name field {name_box.first.input_value()!r},"
+            f" search box {[search_box.nth(i).input_value() for i in range(search_box.count())]}"
+        )
+        app.page.wait_for_timeout(100)
+    for box in range(search_box.count()):  # the list pane's search box, beside the form
+        assert "Kim" not in search_box.nth(box).input_value()
+    assert_laid_out(app, "the form after a search")

@@ -291,7 +291,11 @@ class RecordForm:
             ),
         ]
         title = S.FORM_EDIT_TITLE if self.original else S.FORM_NEW_TITLE
-        return Screen(title=ctx.ui(title), body=scrolling_column(controls, spacing=12))
+        return Screen(
+            title=ctx.ui(title),
+            body=scrolling_column(controls, spacing=12),
+            focus=None if self.original else self.name_field,
+        )
 
     def _fill(self) -> None:
         self.infraction_part.controls = self._infraction_controls()
