@@ -1,8 +1,8 @@
 """Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
 
-JSON export, format version 1 (`FORMAT`, `FORMAT_VERSION`)::
+JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`)::
 
-    {"format": "ocg-penalty-guide/penalty-log", "version": 1,
+    {"format": "ocg-penalty-guide/penalty-log", "version": 2,
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
                "rounds": [{"number": N, "assembly_at": ISO|null}…]},
@@ -10,9 +10,13 @@ JSON export, format version 1 (`FORMAT`, `FORMAT_VERSION`)::
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
-"infraction", "tier", "note"}. Records are oldest first and include deletions (`"deleted":
-true`, kept so that a merge never brings a deleted record back). Readers ignore keys they do not
-know; a change that an older reader would misread gets a new `version`.
+"infraction", "tier", "note"}, and since version 2 the record's evidence: "arrived_at" (ISO or
+null: when a late player arrived), "late_seconds" (whole seconds after the assembly time, or
+null) and "occurrence" (the repeat count when it was recorded: 1 a first infraction, 2 the first
+repeat; null when unknown). Version 1 files are read as well (no evidence). Records are oldest
+first and include deletions (`"deleted": true`, kept so that a merge never brings a deleted
+record back). Readers ignore keys they do not know; a change that an older reader would misread
+gets a new `version`.
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -45,7 +49,7 @@ from .merge import ImportedEvent
 from .model import Event, Record, Round
 
 FORMAT = "ocg-penalty-guide/penalty-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the records' evidence (arrival, seconds late, repeat count)
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 CSV_COLUMNS = (
     "record_id",
@@ -63,6 +67,10 @@ CSV_COLUMNS = (
     "tier_ja",
     "tier_en",
     "note",
+    "arrived_at",  # a late player's arrival (ISO 8601)
+    "late_minutes",  # how late after the assembly time: whole minutes…
+    "late_seconds",  # …and the seconds beyond them (8 min 26 s: 8 and 26)
+    "occurrence",  # the repeat count when recorded (2: the first repeat)
 )
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -86,6 +94,15 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
     }
 
 
+def evidence_json(record: Record) -> dict[str, Any]:
+    """The record's evidence in an export (format version 2)."""
+    return {
+        "arrived_at": iso(record.arrived_at) if record.arrived_at else None,
+        "late_seconds": record.late_seconds,
+        "occurrence": record.occurrence,
+    }
+
+
 def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -104,7 +121,10 @@ def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
                 for r in event.rounds
             ],
         },
-        "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
+        "records": [
+            {**record_json(r, event.name), **evidence_json(r), "deleted": r.deleted}
+            for r in records
+        ],
     }
 
 
@@ -116,6 +136,12 @@ def _cell(value: str | None) -> str:
     if not value:
         return ""
     return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def _late_cells(late_seconds: int | None) -> tuple[str, str]:
+    if late_seconds is None:
+        return "", ""
+    return str(late_seconds // 60), str(late_seconds % 60)
 
 
 def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
@@ -146,6 +172,9 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 tier.title.ja if tier else "",
                 tier.title.en if tier else "",
                 _cell(record.note),
+                iso(record.arrived_at) if record.arrived_at else "",
+                *_late_cells(record.late_seconds),
+                "" if record.occurrence is None else str(record.occurrence),
             )
         )
     return out.getvalue().encode("utf-8-sig")
@@ -269,6 +298,8 @@ def _record(
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
+    arrived = entry.get("arrived_at")  # the evidence: absent from version 1 files
+    arrived_at = None if arrived is None else validate.iso_datetime(arrived, f"{where}.arrived_at")
     return Record(
         id=_uuid(entry.get("id"), f"{where}.id"),
         event_id=event_id,
@@ -283,6 +314,9 @@ def _record(
         tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
         note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
+        arrived_at=arrived_at,
+        late_seconds=validate.late_seconds(entry.get("late_seconds"), f"{where}.late_seconds"),
+        occurrence=validate.occurrence(entry.get("occurrence"), f"{where}.occurrence"),
     )
 
 

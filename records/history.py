@@ -28,7 +28,7 @@ _BY_PLAYER = "records INDEXED BY records_by_player"
 # joining them on every row cost as much again as reading the records.
 RECORD_COLUMNS = (
     "uuid, event_id, created_at, updated_at, round, table_label, player_ref, infraction, tier,"
-    " note, deleted"
+    " note, deleted, arrived_at, late_seconds, occurrence"
 )
 
 
@@ -47,6 +47,7 @@ class History:
         """Saves a new record; when this returns, the record is on disk."""
         entry = validate.record_input(self.regulation, entry)
         created = self._database.clock()
+        repeat = self.check_repeat(event_id, entry.player, entry.infraction_id, entry.tier_id)
         record = Record(
             id=str(uuid.uuid4()),
             event_id=event_id,
@@ -58,6 +59,9 @@ class History:
             infraction_id=entry.infraction_id,
             tier_id=entry.tier_id or "",
             note=entry.note,
+            arrived_at=entry.arrived_at,
+            late_seconds=entry.late_seconds,
+            occurrence=repeat.occurrence,
         )
         with self._database.write() as db:
             self.insert(db, self._events.rowid(db, event_id), record)
@@ -68,8 +72,9 @@ class History:
         player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
         db.execute(
             "INSERT INTO records (uuid, event_id, player_ref, round, table_label, infraction,"
-            " tier, note, created_at, updated_at, created_us, updated_us, deleted)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " tier, note, created_at, updated_at, created_us, updated_us, deleted, arrived_at,"
+            " late_seconds, occurrence)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id,
                 event_rowid,
@@ -84,6 +89,7 @@ class History:
                 to_us(record.created_at),
                 to_us(record.updated_at),
                 int(record.deleted),
+                *_evidence(record),
             ),
         )
 
@@ -92,7 +98,8 @@ class History:
         player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
         db.execute(
             "UPDATE records SET player_ref = ?, round = ?, table_label = ?, infraction = ?,"
-            " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ? WHERE uuid = ?",
+            " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ?, arrived_at = ?,"
+            " late_seconds = ?, occurrence = ? WHERE uuid = ?",
             (
                 player_ref,
                 record.round,
@@ -103,6 +110,7 @@ class History:
                 iso(record.updated_at),
                 to_us(record.updated_at),
                 int(record.deleted),
+                *_evidence(record),
                 record.id,
             ),
         )
@@ -124,7 +132,12 @@ class History:
                 infraction_id=entry.infraction_id,
                 tier_id=entry.tier_id or "",
                 note=entry.note,
+                arrived_at=entry.arrived_at,
+                late_seconds=entry.late_seconds,
             )
+            if (new.player, new.infraction_id) != (old.player, old.infraction_id):
+                # Reclassified, or another player: the count is that of the new pair.
+                new = replace(new, occurrence=self.repeats_of(new).occurrence)
             with database.write() as db:
                 self.update(db, new)
         return new
@@ -306,6 +319,9 @@ def _records(
                 tier,
                 note,
                 bool(deleted),
+                None if arrived_at is None else parse(arrived_at),
+                late_seconds,
+                occurrence,
             )
             for (
                 record_uuid,
@@ -319,6 +335,15 @@ def _records(
                 tier,
                 note,
                 deleted,
+                arrived_at,
+                late_seconds,
+                occurrence,
             ) in rows
         ]
     )
+
+
+def _evidence(record: Record) -> tuple[str | None, int | None, int | None]:
+    """The evidence columns of a record's row (schema version 2)."""
+    arrived = None if record.arrived_at is None else iso(record.arrived_at)
+    return arrived, record.late_seconds, record.occurrence

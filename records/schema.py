@@ -84,6 +84,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         ),
     ),
+    Migration(
+        2,
+        "record evidence: arrival time, seconds late, repeat count when recorded",
+        (
+            "ALTER TABLE records ADD COLUMN arrived_at TEXT",  # ISO 8601 with offset
+            "ALTER TABLE records ADD COLUMN late_seconds INTEGER"
+            " CHECK (late_seconds IS NULL OR late_seconds >= 0)",
+            "ALTER TABLE records ADD COLUMN occurrence INTEGER"
+            " CHECK (occurrence IS NULL OR occurrence >= 1)",
+        ),
+    ),
+    # 3: branch clock (round clock tables), 4: branch sync (judges, devices, versions).
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -457,6 +457,18 @@ def test_record_tardiness_arrived_now_from_the_log(apps, disk, regulation) -> No
         "duel-forfeiture",
         2,
     )
+    # The evidence is kept: the arrival and the seconds late, on the page and the slip line.
+    assert saved.arrived_at is not None and saved.occurrence == 1
+    assert saved.late_seconds == int((saved.arrived_at - seven_minutes_ago).total_seconds())
+    assert 7 * 60 + 30 <= saved.late_seconds < 9 * 60
+    minutes, seconds = divmod(saved.late_seconds, 60)
+    arrived = saved.arrived_at.astimezone().strftime("%H:%M:%S")
+    assert app.has_text(f"到着：{arrived}（集合時刻から{minutes}分{seconds}秒）")
+    assert app.has_text(re.compile(rf"遅刻太郎 .*（{minutes}分{seconds}秒の遅刻）$"))
+    # Reclassified later by editing, it keeps the arrival it was recorded with.
+    app.click(app.find(ft.OutlinedButton, text="編集"))
+    save(app)
+    assert disk().record(saved.id).late_seconds == saved.late_seconds
 
 
 def test_arrived_now_on_a_tardiness_form_follows_the_rounds_assembly_time(

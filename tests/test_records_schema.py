@@ -20,7 +20,10 @@ from records.store import LogStore
 from regulation.model import Regulation
 
 DATA = Path(__file__).resolve().parent / "data"
-RELEASED = {1: DATA / "penalty_log_v1.sql"}  # every released schema version, frozen
+RELEASED = {  # every released schema version, frozen
+    1: DATA / "penalty_log_v1.sql",
+    2: DATA / "penalty_log_v2.sql",  # record evidence (arrival, seconds late, repeat count)
+}
 V1_EVENT = "第1版の大会"
 
 
@@ -101,6 +104,21 @@ def test_each_released_version_migrates_to_the_fresh_schema_keeping_every_record
     # A released migration edited in place (instead of a new one appended) shows up here.
     assert schema_of(old) == schema_of(fresh)
     assert pragma(old, "user_version") == SCHEMA_VERSION
+
+
+def test_records_keep_their_evidence_from_version_2_and_have_none_from_version_1(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    kept = {}
+    for version in (1, 2):
+        path = make_released(version, tmp_path / f"v{version}.sqlite3")
+        with LogStore.open(regulation, path, clock=Clock()) as store:
+            event = store.current_event()
+            records = store.records(event.id, include_deleted=True, newest_first=False)
+            kept[version] = [(r.arrived_at, r.late_seconds, r.occurrence) for r in records]
+    assert kept[1] == [(None, None, None)] * 3
+    arrived = datetime.fromisoformat("2026-11-01T10:08:26+09:00")
+    assert kept[2] == [(None, None, 1), (None, None, 1), (arrived, 506, 1)]
 
 
 NEXT = Migration(

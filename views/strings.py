@@ -190,6 +190,8 @@ RECORD_RESTORE = N_("元に戻す")
 RECORD_DELETED_DONE = N_("削除しました")
 RECORD_RESTORED = N_("元に戻しました")
 UNDO = pgettext("snack bar", "元に戻す")
+RECORD_ARRIVED = N_("到着：{arrived}")
+RECORD_ARRIVED_LATE = N_("到着：{arrived}（集合時刻から{minutes}分{seconds}秒）")
 LOG_DELETED_TITLE = N_("削除した記録")
 LOG_DELETED_EMPTY = N_("この大会で削除した記録はありません。")
 

@@ -126,6 +126,7 @@ def edit_record_screen(ctx: Context, route: Route) -> Screen | None:
             player_id=record.player.player_id or "",
             table=record.table or "",
             note=record.note or "",
+            arrived_at=record.arrived_at,
             record_id=record.id,
         )
         ctx.logbook.drafts[route.path] = draft
@@ -606,6 +607,7 @@ class RecordForm:
             draft.errors["infraction"] = ctx.ui(S.TARDY_CHOOSE_FIRST)
             self._refresh()
             return
+        arrived_at, late_seconds = self._evidence()
         entry = RecordInput(
             player=self.player(),
             infraction_id=draft.infraction_id,
@@ -613,6 +615,8 @@ class RecordForm:
             round=draft.round,
             table=draft.table,
             note=draft.note,
+            arrived_at=arrived_at,
+            late_seconds=late_seconds,
         )
         try:
             if draft.record_id is None:
@@ -630,6 +634,20 @@ class RecordForm:
         ctx.actions.log_changed()
         ctx.actions.notify(ctx.ui(S.SAVED))
         ctx.actions.replace(routes.LOG_RECORD.link(record.id))
+
+    def _evidence(self) -> tuple[datetime | None, int | None]:
+        """What a tardiness record keeps of "arrived now": the arrival, and how many seconds
+        after the round's assembly time it was (none for another infraction, or on time)."""
+        draft = self.draft
+        if draft.arrived_at is None or draft.infraction_id not in TARDINESS_INFRACTION_IDS:
+            return None, None
+        found = suggestion(self.store, draft)
+        if found is not None and found.late_by.total_seconds() > 0:
+            return draft.arrived_at, int(found.late_by.total_seconds())
+        original = self.original
+        if original is not None and original.arrived_at == draft.arrived_at:
+            return draft.arrived_at, original.late_seconds  # the assembly time since removed
+        return draft.arrived_at, None
 
     def _show_invalid(self, exc: InvalidInput) -> None:
         key = FIELDS.get(exc.field or "")

@@ -94,6 +94,8 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     facts = [place_label(ctx, record)] if place_label(ctx, record) else []
     if event is not None:
         facts.append(ctx.ui(S.LOG_EVENT_LINE, name=event.name))
+    if record.arrived_at is not None:
+        facts.append(arrival_line(ctx, record))
     facts.append(ctx.ui(S.RECORD_CREATED, time=local_time(record.created_at, with_date=True)))
     if record.updated_at != record.created_at:
         facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
@@ -143,6 +145,16 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
         title=" ".join(record.player.name.split()),
         body=scrolling_column(controls, spacing=10),
     )
+
+
+def arrival_line(ctx: Context, record: Record) -> str:
+    """A tardiness record's evidence: when the player arrived, how long after the assembly."""
+    assert record.arrived_at is not None
+    arrived = record.arrived_at.astimezone().strftime("%H:%M:%S")
+    if record.late_seconds is None:
+        return ctx.ui(S.RECORD_ARRIVED, arrived=arrived)
+    minutes, seconds = divmod(record.late_seconds, 60)
+    return ctx.ui(S.RECORD_ARRIVED_LATE, arrived=arrived, minutes=minutes, seconds=seconds)
 
 
 def slip_row(ctx: Context, line: str, tooltip: str) -> ft.Control:
