@@ -1,6 +1,7 @@
 """Search quality on the situation table (tests/situation_queries.yaml), by split.
 
     python bench/eval_search.py --split tune        # what the search was tuned on
+    python bench/eval_search.py --split holdout --figures-only   # while tuning: figures, no rows
     python bench/eval_search.py --split holdout     # run once, at the end (see the table's header)
 
 Prints top-1 / top-3 (right entry first / in the first three) overall, by language and by kind
@@ -82,10 +83,17 @@ def evaluate(index: SearchIndex, rows: list[Row]) -> tuple[Rates, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=["tune", "holdout", "all"], default="tune")
+    parser.add_argument(
+        "--figures-only",
+        action="store_true",
+        help="print the figures, not the queries missed (to measure the holdout while tuning)",
+    )
     args = parser.parse_args(argv)
     rows = load_rows(None if args.split == "all" else args.split)
     overall, lines = evaluate(SearchIndex.build(load_regulation()), rows)
     print(f"situation table, split {args.split}: {overall.n} queries")
+    if args.figures_only:
+        lines = lines[: lines.index("")]
     print("\n".join(lines))
     return 0
 

@@ -31,6 +31,7 @@ def log_command(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
+        _check_text_options(args)
         with LogStore.open(regulation) as store:
             if store.recovery:
                 err.write(f"warning: {store.recovery.message}\n")
@@ -49,6 +50,20 @@ def log_command(
         return 1
 
 
+# Options whose value is text the log stores or looks up (FILE and -o are paths: any bytes).
+_TEXT_OPTIONS = ("player", "player_id", "infraction", "tier", "table", "note", "event")
+
+
+def _check_text_options(args: argparse.Namespace) -> None:
+    """Bytes that are not UTF-8 in an argument reach Python as lone surrogates (\udcff),
+    which no database or file can hold: refused by name, before the log is opened."""
+    for name in _TEXT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and any("\ud800" <= char <= "\udfff" for char in value):
+            option = "--" + name.replace("_", "-")
+            raise InvalidInput(f"{option}: not valid text (bytes that are not UTF-8)", name)
+
+
 def _print_json(payload: dict[str, Any], out: TextIO) -> None:
     json.dump(payload, out, ensure_ascii=False, indent=2)
     out.write("\n")
@@ -58,11 +73,11 @@ def _event(store: LogStore, name: str | None, *, create: bool) -> Event:
     """--event NAME (created by `add` when new), else the current event."""
     if name is None:
         return store.current_event()
+    if create:  # found or made in one transaction: another process may be making it too
+        return store.create_event(name, existing_ok=True)
     found = store.event_by_name(name)
     if found:
         return found
-    if create:
-        return store.create_event(name)
     known = ", ".join(repr(e.name) for e in store.events()[:5]) or "none yet"
     raise InvalidInput(f"no event named {name!r} (events: {known})", "event", "unknown_id")
 
@@ -103,7 +118,8 @@ def _add(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  {principle.text.ja}\n  {principle.text.en}\n")
         if higher:
             out.write(
-                f"  the judge may apply {higher.title.en} ({higher.title.ja}); "
+                f"  the judge may apply a higher penalty; one tier up (the app's suggestion, the "
+                f"regulations name no tier): {higher.title.en} ({higher.title.ja}); "
                 f"the tier recorded is {record.tier_id}, unchanged\n"
             )
     return 0

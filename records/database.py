@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from .faults import describe_fault
+from .locks import Lock
 from .model import Player
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -41,9 +42,14 @@ class Database:
     that never change once written: events (UUID ↔ row id) and players (row id → Player)."""
 
     def __init__(
-        self, connection: sqlite3.Connection, path: Path, clock: Callable[[], datetime]
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        clock: Callable[[], datetime],
+        users_lock: Lock | None = None,
     ) -> None:
         self.connection = connection
+        self.users_lock = users_lock  # records/locks.py: dropped when the connection closes
         self.path = path
         self.clock = clock
         self.lock = threading.RLock()
@@ -54,6 +60,8 @@ class Database:
     def close(self) -> None:
         with self.lock:
             self.connection.close()
+            if self.users_lock is not None:
+                self.users_lock.release()
 
     @contextmanager
     def write(self, doing: str = "not saved") -> Iterator[sqlite3.Connection]:

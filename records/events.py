@@ -69,10 +69,14 @@ class Events:
             database.event_uuids[rowid] = event_id
         return rowid
 
-    def create(self, name: str, day: date | None = None) -> Event:
+    def create(self, name: str, day: date | None = None, *, existing_ok: bool = False) -> Event:
+        """A new event; with `existing_ok`, the event of that name if there is one, decided in
+        the same transaction (two processes adding to a new event both find one event)."""
         name = validate.event_name(name)
         with self._database.write() as db:
-            self.insert(db, str(uuid.uuid4()), name, day)
+            taken = db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone()
+            if not (taken and existing_ok):
+                self.insert(db, str(uuid.uuid4()), name, day)
         event = self.by_name(name)
         assert event is not None
         return event

@@ -33,6 +33,7 @@ import csv
 import io
 import json
 import os
+import stat
 import tempfile
 import uuid
 from pathlib import Path
@@ -51,6 +52,13 @@ from .model import Event, Record, Round
 FORMAT = "ocg-penalty-guide/penalty-log"
 FORMAT_VERSION = 2  # 2: the records' evidence (arrival, seconds late, repeat count)
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
+# The parser's work and memory are bounded before it starts: a file of 50 MB holds at most
+# about 170,000 records (300 bytes each at the least), two objects each, so a million objects
+# and lists is far above any export, while 50 MB of `[{},{},…]` (17 million of them, 1.4 GB
+# in memory) is refused unread. Counted as bytes, so braces inside text count too: a file
+# would need 800,000 of them in its notes to be refused wrongly.
+MAX_CONTAINERS = 1_000_000
+MAX_DIGITS = 18  # a number in an export is a round or a version: nothing needs more
 CSV_COLUMNS = (
     "record_id",
     "event",
@@ -203,18 +211,45 @@ def write_file(path: Path, data: bytes) -> None:
 
 def read_export(path: Path, regulation: Regulation) -> ImportedEvent:
     """Reads and validates an export file. Raises LogError with one line; changes nothing."""
+    return parse_export(read_limited(path), regulation, str(path))
+
+
+def read_limited(path: Path, limit: int = MAX_IMPORT_BYTES) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them (else LogError).
+
+    Only a regular file is read: a device (/dev/zero never ends) or a pipe (a FIFO with no
+    writer would block for ever) is refused at once. The open does not block (O_NONBLOCK), and
+    the read stops one byte past the limit, whatever the file's size says (a device's is 0)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        size = path.stat().st_size
-        if size > MAX_IMPORT_BYTES:
-            raise LogError(f"import refused: {path}: larger than {MAX_IMPORT_BYTES} bytes")
-        data = path.read_bytes()
+        handle = os.open(path, flags)
     except OSError as exc:
         raise describe_fault(exc, path, "import refused: cannot read the file") from None
-    return parse_export(data, regulation, str(path))
+    try:
+        regular = stat.S_ISREG(os.fstat(handle).st_mode)
+        if regular:
+            with open(handle, "rb", closefd=False) as file:
+                data = file.read(limit + 1)
+    except OSError as exc:
+        raise describe_fault(exc, path, "import refused: cannot read the file") from None
+    finally:
+        os.close(handle)
+    if not regular:
+        raise LogError(
+            f"import refused: {path}: not a file (a folder, a device or a pipe); "
+            "nothing was imported"
+        )
+    if len(data) > limit:
+        raise LogError(f"import refused: {path}: larger than {limit} bytes; nothing was imported")
+    return data
 
 
 def parse_export(data: bytes, regulation: Regulation, source: str = "import") -> ImportedEvent:
+    """Validates an export's bytes (a file's, a paste's). Raises InvalidInput with one line
+    naming `source`, whatever the bytes: nothing here ends in a traceback."""
     try:
+        if len(data) > MAX_IMPORT_BYTES:
+            raise InvalidInput(f"larger than {MAX_IMPORT_BYTES} bytes", None, "too_long")
         return _parse(data, regulation)
     except InvalidInput as exc:
         raise InvalidInput(
@@ -223,16 +258,23 @@ def parse_export(data: bytes, regulation: Regulation, source: str = "import") ->
 
 
 def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
+    containers = data.count(b"{") + data.count(b"[")  # before a decoded copy is made
+    if containers > MAX_CONTAINERS:
+        raise InvalidInput(
+            f"not a penalty log export (more than {MAX_CONTAINERS:,} objects and lists)"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInput("not a penalty log export (not UTF-8 text)") from None
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise InvalidInput(
             f"not a penalty log export (not JSON: line {exc.lineno} column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:  # 100,000 nested [: an export nests four deep
+        raise InvalidInput("not a penalty log export (nested too deeply)") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise InvalidInput(f'not a penalty log export (no "format": "{FORMAT}")')
     version = payload.get("version")
@@ -277,6 +319,14 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
         seen.add(record.id)
         records.append(record)
     return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records))
+
+
+def _bounded_int(digits: str) -> int:
+    """An integer of the JSON text; refuses a number no export holds before converting it
+    (a 5000-digit number would otherwise cost quadratic time, then a ValueError)."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise InvalidInput(f"not a penalty log export (a number of {len(digits):,} digits)")
+    return int(digits)
 
 
 def _record(

@@ -19,7 +19,7 @@ from .events import Events
 from .model import Player, Record, RecordInput, RepeatCheck
 from .players import Players
 from .tardiness import TardinessSuggestion, suggest_tardiness
-from .tiers import next_tier_up
+from .tiers import suggested_tier_up
 
 # A player's records, through the index that starts with the player. Left to itself, the planner
 # prefers the event's time index because it saves the sort, and reads the whole event.
@@ -229,20 +229,39 @@ class History:
         )
         assert infraction is not None
         tier = validate.tier_id(self.regulation, tier_id or infraction.penalty.id)
-        previous = self._same_infraction(event_id, player, infraction_id, None)
-        found = next_tier_up(self.regulation, tier)
-        return RepeatCheck(previous, found.id if found else None)
+        return self._check(event_id, player, infraction_id, tier, None)
 
     def repeats_of(self, record: Record) -> RepeatCheck:
         """See LogStore.repeats_of."""
-        previous = self._same_infraction(
-            record.event_id, record.player, record.infraction_id, record
+        return self._check(
+            record.event_id, record.player, record.infraction_id, record.tier_id, record
         )
-        found = next_tier_up(self.regulation, record.tier_id)
-        return RepeatCheck(previous, found.id if found else None)
+
+    def _check(
+        self,
+        event_id: str,
+        player: Player,
+        infraction_id: str,
+        tier_id: str,
+        before: Record | None,
+    ) -> RepeatCheck:
+        previous = self._same_infraction(event_id, player, (infraction_id,), before)
+        infraction = self.regulation.infraction(infraction_id)
+        siblings = (
+            tuple(
+                other.id
+                for other in self.regulation.infractions_in_section(infraction.section_id)
+                if other.id != infraction_id
+            )
+            if infraction is not None
+            else ()
+        )
+        related = self._same_infraction(event_id, player, siblings, before) if siblings else ()
+        found, higher_chosen = suggested_tier_up(self.regulation, infraction_id, tier_id)
+        return RepeatCheck(previous, found.id if found else None, related, higher_chosen)
 
     def _same_infraction(
-        self, event_id: str, player: Player, infraction_id: str, before: Record | None
+        self, event_id: str, player: Player, infraction_ids: tuple[str, ...], before: Record | None
     ) -> tuple[Record, ...]:
         refs = self._players.matching(player.name, player.player_id)
         if not refs:
@@ -250,9 +269,9 @@ class History:
         sql = (
             f"SELECT {RECORD_COLUMNS} FROM {_BY_PLAYER}"
             f" WHERE player_ref IN ({','.join('?' * len(refs))}) AND event_id = ?"
-            " AND infraction = ? AND deleted = 0"
+            f" AND infraction IN ({','.join('?' * len(infraction_ids))}) AND deleted = 0"
         )
-        parameters: list[object] = [*refs, self._events.rowid(None, event_id), infraction_id]
+        parameters: list[object] = [*refs, self._events.rowid(None, event_id), *infraction_ids]
         if before is not None:
             sql += " AND uuid != ? AND created_us <= ?"
             parameters += [before.id, to_us(before.created_at)]

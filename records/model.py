@@ -90,19 +90,29 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class RepeatCheck:
-    """Earlier records of the same player with the same infraction in the same event.
+    """Earlier records of the same player with the same infraction in the same event, and of
+    other infractions of the same section (related: 3 minutes late, then 7; the judge decides
+    whether they are the same infraction).
 
-    The regulation lets the judge apply a higher penalty to a repeated infraction (同一の違反を
-    繰り返した場合、ジャッジはより上位の罰則を適用できる); the log only says so and names the
-    next tier up from the tier being applied. It never changes a tier itself.
+    The regulation lets the judge apply "a higher penalty" to a repeated infraction (同一の違反を
+    繰り返した場合、ジャッジはより上位の罰則を適用できる) and names no tier; the log only says so
+    and, as the app's suggestion, names the tier one above the infraction's own
+    (records.tiers.suggested_tier_up). It never changes a tier itself.
     """
 
     previous: tuple[Record, ...]  # oldest first
-    next_tier_id: str | None  # None above Total Disqualification
+    # The suggestion; None above Total Disqualification or once a higher tier is chosen.
+    next_tier_id: str | None
+    related: tuple[Record, ...] = ()  # same section, another infraction; oldest first
+    higher_chosen: bool = False  # a tier above the infraction's own is already chosen
 
     @property
     def is_repeat(self) -> bool:
         return bool(self.previous)
+
+    @property
+    def has_related(self) -> bool:
+        return bool(self.related)
 
     @property
     def occurrence(self) -> int:

@@ -1,6 +1,9 @@
 """Opening the log file: the connection and its durable settings, a damaged or foreign file set
 aside (renamed with a timestamp, never deleted), a newer app's file refused, the schema migrated
-(records/schema.py, with a backup copy first)."""
+(records/schema.py, with a backup copy first).
+
+Processes opening one log at once take turns, and a file someone else has open is never set
+aside (records/locks.py): several judges' first saves into a new log all land in it."""
 
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from .errors import LogError
 from .faults import BUSY_TIMEOUT_S, describe_fault, is_corruption
+from .locks import Lock, lock_path
 from .model import Recovery
 from .paths import unused_path
 from .schema import Migration, check_not_newer, is_foreign, migrate
@@ -24,6 +29,7 @@ class Opened:
     connection: sqlite3.Connection
     recovery: Recovery | None  # set when a damaged or foreign file was moved aside
     migration_backup: Path | None  # the copy taken before a schema upgrade
+    users_lock: Lock  # held (shared) while the connection is open; release after closing it
 
 
 def open_connection(
@@ -35,10 +41,40 @@ def open_connection(
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise describe_fault(exc, path.parent, "cannot create the penalty log's folder") from None
+    opening, users = Lock(path.parent, folder=True), Lock(lock_path(path))
+    try:
+        opening.wait(exclusive=True, doing="cannot open the penalty log")
+        alone = users.take_alone()
+        if not alone:
+            users.share()
+        connection, recovery, backup = _open_checked(path, clock, migrations, alone)
+        users.share()
+    except BaseException:
+        users.release()
+        raise
+    finally:
+        opening.release()
+    return Opened(connection, recovery, backup, users)
+
+
+def _open_checked(
+    path: Path, clock: Callable[[], datetime], migrations: Sequence[Migration], alone: bool
+) -> tuple[sqlite3.Connection, Recovery | None, Path | None]:
+    """The opening itself, while no other process is opening the log; `alone`: nobody else
+    has it open either, so a damaged or foreign file may be set aside."""
+
+    def set_aside(fault: str) -> Recovery:
+        if not alone:
+            raise LogError(
+                f"the penalty log {path} could not be read ({fault}), and another window or "
+                "command has it open, so it was left as it is: close them and open the log again"
+            )
+        return _move_aside(path, fault, clock())
+
     recovery = None
     fault = _header_fault(path)
     if fault:
-        recovery = _move_aside(path, fault, clock())
+        recovery = set_aside(fault)
     # Checked before anything is written (even the switch to WAL rewrites the header): a
     # damaged or foreign file is set aside as it was, a newer app's file left untouched.
     try:
@@ -46,13 +82,13 @@ def open_connection(
     except sqlite3.Error as exc:
         if not is_corruption(exc) or recovery:
             raise describe_fault(exc, path, "cannot open the penalty log") from None
-        recovery = _move_aside(path, f"damaged: {exc}", clock())
+        recovery = set_aside(f"damaged: {exc}")
         connection = _connect_or_fail(path)
     if recovery is None:
         fault = _content_fault(connection, path)
         if fault:
             connection.close()
-            recovery = _move_aside(path, fault, clock())
+            recovery = set_aside(fault)
             connection = _connect_or_fail(path)
     try:
         check_not_newer(connection, path, migrations[-1].version)
@@ -64,7 +100,7 @@ def open_connection(
     except BaseException:
         connection.close()
         raise
-    return Opened(connection, recovery, backup)
+    return connection, recovery, backup
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -125,7 +161,8 @@ def _content_fault(connection: sqlite3.Connection, path: Path) -> str | None:
         connection.close()
         raise describe_fault(exc, path, "cannot open the penalty log") from None
     if rows != [("ok",)]:
-        return f"damaged: {rows[0][0]}"
+        # SQLite's first complaint may span lines ("*** in database main ***\nPage 27: …").
+        return "damaged: " + " ".join(str(rows[0][0]).split())
     return None
 
 

@@ -110,11 +110,19 @@ def application_id(connection: sqlite3.Connection) -> int:
 
 
 def is_foreign(connection: sqlite3.Connection) -> bool:
-    """A SQLite file that is not (and is not about to become) a penalty log."""
-    if application_id(connection) == APPLICATION_ID:
+    """A SQLite file that is not (and is not about to become) a penalty log.
+
+    One statement, so one snapshot: read in two, another process's first migration could
+    commit in between (no application id yet, then tables), and a log being made would look
+    like another program's file."""
+    app_id, version, has_tables = connection.execute(
+        "SELECT (SELECT application_id FROM pragma_application_id),"
+        " (SELECT user_version FROM pragma_user_version),"
+        " EXISTS (SELECT 1 FROM sqlite_master)"
+    ).fetchone()
+    if app_id == APPLICATION_ID:
         return False
-    has_tables = connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
-    return bool(has_tables) or user_version(connection) != 0
+    return bool(has_tables) or version != 0
 
 
 def check_not_newer(connection: sqlite3.Connection, path: Path, known: int) -> None:

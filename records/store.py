@@ -90,7 +90,7 @@ class LogStore:
         app; a damaged file is set aside instead (see `recovery`)."""
         path = path or database_path()
         opened = open_connection(path, clock, migrations)
-        database = Database(opened.connection, path, clock)
+        database = Database(opened.connection, path, clock, opened.users_lock)
         return cls(database, regulation, opened.recovery, opened.migration_backup)
 
     @property
@@ -128,8 +128,11 @@ class LogStore:
     def event_by_name(self, name: str) -> Event | None:
         return self._events.by_name(name)
 
-    def create_event(self, name: str, day: date | None = None) -> Event:
-        return self._events.create(name, day)
+    def create_event(
+        self, name: str, day: date | None = None, *, existing_ok: bool = False
+    ) -> Event:
+        """A new event (refused when the name is taken, unless `existing_ok`: then that one)."""
+        return self._events.create(name, day, existing_ok=existing_ok)
 
     def update_event(self, event_id: str, name: str, day: date | None) -> Event:
         """Renames an event and sets its date (None: no date)."""

@@ -40,11 +40,19 @@ def text(
     if len(value) > limit:
         raise InvalidInput(f"{field}: longer than {limit} characters", field, "too_long")
     for char in value:
-        if unicodedata.category(char) == "Cc" and not (multiline and char in _LINE_BREAKS):
+        category = unicodedata.category(char)
+        if category == "Cc" and not (multiline and char in _LINE_BREAKS):
             raise InvalidInput(
                 f"{field}: contains a control character (U+{ord(char):04X})",
                 field,
                 "control_character",
+            )
+        if category == "Cs":  # half a UTF-16 pair (JSON's \ud800), or bytes that were not UTF-8
+            raise InvalidInput(
+                f"{field}: not valid text (a lone surrogate U+{ord(char):04X}, or bytes that "
+                "are not UTF-8)",
+                field,
+                "format",
             )
     return value
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gettext
 from pathlib import Path
 
+from .data import DataError
 from .model import Text
 from .paths import LOCALES_DIR
 
@@ -27,8 +28,19 @@ class Catalog:
     """Japanese → English look-up over a compiled gettext catalog."""
 
     def __init__(self, path: Path) -> None:
+        """Raises OSError (missing, unreadable, not a catalog) or DataError (damaged)."""
         with path.open("rb") as fp:
-            self._translations = gettext.GNUTranslations(fp)
+            try:
+                self._translations = gettext.GNUTranslations(fp)
+            except OSError:  # not a catalog (bad magic number, "File is corrupt")
+                raise
+            except Exception as exc:
+                # gettext trusts the offsets, lengths and headers it reads: a truncated or
+                # damaged file fails anywhere in its parsing (struct.error, ValueError,
+                # UnicodeDecodeError, LookupError for a charset, …), with no contract.
+                raise DataError(
+                    path, "catalog", f"damaged or truncated ({exc}); reinstall the app"
+                ) from None
         self._messages: dict[object, str] = self._translations._catalog  # type: ignore[attr-defined]
 
     def lookup(self, japanese: str) -> str | None:

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from .cues import Intent, QuantityKind
+from .cues import Intent
 from .model import Text
 from .normalize import WORD_PATTERN, pairs_of
+from .quantities import QuantityKind
 from .query import Query, Term
 
 Field = Literal["title", "alias", "situation", "section", "body"]
@@ -33,12 +34,14 @@ class MatchedWord:
 
 @dataclass(frozen=True, slots=True)
 class Cue:
-    """Something the query stated that moved this hit: intent ("deliberate" / "accidental") or
-    a quantity (minutes, deck_size, copies, with the number read) read against the regulation's
-    thresholds. `raised` is True when it ranked the hit up, False when down."""
+    """Something the query stated that moved this hit: intent ("deliberate" / "accidental"; and
+    "no_accidental_entry" on a deliberate entry a query of an honest mistake lowered, which the
+    source has no accidental entry for) or a quantity (minutes, deck_size, copies, with the
+    quantity as read: 12, 4:59, <5) read against the regulation's thresholds. `raised` is True
+    when it ranked the hit up, False when down."""
 
     kind: Literal["intent"] | QuantityKind
-    value: Intent | int
+    value: Intent | Literal["no_accidental_entry"] | str
     raised: bool
 
 

@@ -2,8 +2,9 @@
 
 Folding turns any string into a search form: NFKC (full-width and half-width forms, half-width
 katakana), case folding, katakana as hiragana, the long-vowel mark ー removed (so スロープレイ,
-スロプレイ and すろーぷれい meet), apostrophes removed (doesn't → doesnt), punctuation, symbols,
-controls and emoji as spaces (a line break stays one: it separates fields folded together),
+スロプレイ and すろーぷれい meet), apostrophes removed (doesn't → doesnt), punctuation (but
+the colon of 4:59), symbols, controls and emoji as spaces (a line break stays one: it separates
+fields folded together),
 invisible marks dropped. The index and the query go through the same function, and
 `fold_with_offsets` also says where each folded character came from, so that a match found in the
 folded form can be highlighted in the original.
@@ -22,6 +23,7 @@ from functools import lru_cache
 VOICING_MARKS = "\u3099\u309a"  # combining dakuten / handakuten, what ﾞ and ﾟ become under NFKC
 _KATAKANA_FIRST, _KATAKANA_LAST = 0x30A1, 0x30F6  # ァ … ヶ: each is its hiragana + 0x60
 _DROPPED = frozenset("ー'’`")  # the long-vowel mark and apostrophes
+_KEPT = frozenset(":")  # minutes:seconds (4:59) is read as a time (regulation.quantities)
 _INVISIBLE_CATEGORIES = frozenset({"Mn", "Me", "Cf"})  # combining marks, ZWJ, variation selectors
 # Table cache bound: the folding of each character ever seen is remembered, but a stream of
 # random text (a pasted log, a fuzzer) must not grow it without end.
@@ -55,8 +57,8 @@ def _fold_char(char: str) -> str:
         category = unicodedata.category(part)
         if category in _INVISIBLE_CATEGORIES:
             continue
-        if part == "\n":
-            folded.append(part)  # kept: it tells apart several fields folded at once
+        if part == "\n" or part in _KEPT:
+            folded.append(part)  # a line break tells apart several fields folded at once
         elif category[0] in "PSZC":
             folded.append(" ")  # punctuation, symbols (emoji too), separators, controls
         else:

@@ -33,7 +33,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .cues import DELIBERATE_FORM, THRESHOLDS, Intent, QuantityKind, intent_of
+from .cues import (
+    DELIBERATE_FORM,
+    HONEST_ERROR_ENTRY,
+    THRESHOLDS,
+    Intent,
+    intent_of,
+    threshold_range,
+)
 from .explain import FIELDS, Cue, Field, FieldText, Why, explain
 from .highlight import SPAN_KEYS, Shown, Spans, spans
 from .model import Entry, Infraction, Principle, Regulation, Section, Text, Tier, entry_title
@@ -45,6 +52,7 @@ from .normalize import (
     stem,
     within_one_edit,
 )
+from .quantities import QuantityKind
 from .query import Query, Term, parse
 from .readings import Readings, load_readings
 
@@ -86,9 +94,15 @@ RELATIVE_FLOOR = 0.1
 # the other lowered; a deliberate act's entry first takes the score of its accidental form.
 INTENT_RAISE = 1.5
 INTENT_LOWER = 0.4
-# A quantity read against the regulation's thresholds: the entry whose range holds it is raised
-# (with the best score of its siblings), the siblings whose range does not are lowered.
+# A deliberate entry the source has no accidental twin for, described as an honest mistake
+# ("wrote the wrong result by mistake"): the judge's discretion principle (HONEST_ERROR_ENTRY)
+# takes this share of that entry's score before it was lowered, so it ranks above it.
+HONEST_ERROR_SHARE = 0.5
+# A quantity read against the regulation's thresholds: the entry whose range holds it (the
+# least value it allows, or most of a range: "under 10 minutes") is raised with the best score
+# of its siblings, a sibling it only reaches is kept at that score, the others are lowered.
 QUANTITY_RAISE = 1.5
+QUANTITY_REACHED = 1.0
 QUANTITY_LOWER = 0.3
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
@@ -198,9 +212,11 @@ class SearchIndex:
 
     __slots__ = (
         "_deliberate_forms",
+        "_deliberate_twins",
         "_display",
         "_entries",
         "_explained",
+        "_honest_error",
         "_intent",
         "_kanji",
         "_members",
@@ -249,6 +265,12 @@ class SearchIndex:
             intent_of(entry.title.ja) if not isinstance(entry, Principle) else None
             for entry in self._entries
         ]
+        self._honest_error = entry_number.get(HONEST_ERROR_ENTRY)
+        self._deliberate_twins = {
+            entry_number[deliberate]
+            for deliberate in DELIBERATE_FORM.values()
+            if deliberate in entry_number
+        }
         self._deliberate_forms = [
             (entry_number[accidental], entry_number[deliberate])
             for accidental, deliberate in DELIBERATE_FORM.items()
@@ -258,7 +280,7 @@ class SearchIndex:
         for threshold in THRESHOLDS:
             if threshold.entry_id in entry_number:
                 self._thresholds.setdefault(threshold.kind, []).append(
-                    (entry_number[threshold.entry_id], threshold.low, threshold.high)
+                    (entry_number[threshold.entry_id], *threshold_range(threshold))
                 )
         readings = self._readings
         documents = [_entry_strings(regulation, entry, readings) for entry in self._entries]
@@ -373,25 +395,48 @@ class SearchIndex:
                 )
                 if final.get(source, 0.0) > final.get(target, 0.0):
                     final[target] = final[source]
+            honest_error = 0.0  # the best score of a deliberate entry with no accidental twin
             for entry_index in final:
                 own = self._intent[entry_index]
-                if own is not None:
-                    final[entry_index] *= INTENT_RAISE if own == intent else INTENT_LOWER
-                    decided.setdefault(entry_index, []).append(Cue("intent", intent, own == intent))
+                if own is None:
+                    continue
+                twinless = (
+                    own == "deliberate"
+                    and intent == "accidental"
+                    and entry_index not in self._deliberate_twins
+                )
+                if twinless:
+                    honest_error = max(honest_error, final[entry_index])
+                final[entry_index] *= INTENT_RAISE if own == intent else INTENT_LOWER
+                cues = decided.setdefault(entry_index, [])
+                cues.append(Cue("intent", intent, own == intent))
+                if twinless:
+                    # The source has no entry for doing this by honest mistake: say so.
+                    cues.append(Cue("intent", "no_accidental_entry", False))
+            if honest_error and self._honest_error is not None:
+                # …and lead to the principle that leaves it to the judge, above those entries.
+                target = self._honest_error
+                final[target] = max(final.get(target, 0.0), honest_error * HONEST_ERROR_SHARE)
+                decided.setdefault(target, []).append(Cue("intent", "no_accidental_entry", True))
         for quantity in parsed.cues.quantities:
             siblings = self._thresholds.get(quantity.kind, [])
             best = max((final.get(index, 0.0) for index, _, _ in siblings), default=0.0)
             if best <= 0.0:
                 continue  # the query is not about these entries: its number means something else
+            overlaps = {index: quantity.overlap(low, high) for index, low, high in siblings}
+            most = max((n for n in overlaps.values() if n is not None), default=0)
             for entry_index, low, high in siblings:
-                inside = low <= quantity.value and (high is None or quantity.value < high)
-                if inside:
+                overlap = overlaps[entry_index]
+                held = quantity.holds(low, high) if quantity.high is None else overlap == most > 0
+                if held:
                     final[entry_index] = best * QUANTITY_RAISE
+                elif overlap is None or overlap > 0:
+                    final[entry_index] = best * QUANTITY_REACHED
                 elif entry_index in final:
                     final[entry_index] *= QUANTITY_LOWER
                 else:
                     continue
-                cue = Cue(quantity.kind, quantity.value, inside)
+                cue = Cue(quantity.kind, quantity.said, held)
                 decided.setdefault(entry_index, []).append(cue)
         return {entry_index: tuple(cues) for entry_index, cues in decided.items()}
 

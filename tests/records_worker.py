@@ -4,6 +4,7 @@
     python tests/records_worker.py fill DATA_DIR LIMIT_BYTES     # save until the disk is "full"
     python tests/records_worker.py import DATA_DIR FILE [LIMIT_BYTES]
     python tests/records_worker.py race DATA_DIR TAG COUNT GO_FILE
+    python tests/records_worker.py first BASE_DIR TAG ROUNDS [EVENT]   # many new logs at once
 
 Each operation's line is printed (and flushed) only after the store returned, i.e. after the
 save was confirmed: "add UUID", "edit UUID N", "delete UUID". A "full disk" is RLIMIT_FSIZE,
@@ -13,6 +14,8 @@ ignores SIGXFSZ), as it would on a full disk.
 
 from __future__ import annotations
 
+import io
+import os
 import random
 import resource
 import sys
@@ -28,6 +31,7 @@ from records.model import Player, RecordInput  # noqa: E402
 from records.paths import DATABASE_NAME  # noqa: E402
 from records.store import LogStore  # noqa: E402
 from regulation.loader import load_regulation  # noqa: E402
+from regulation.model import Regulation  # noqa: E402
 
 INFRACTIONS = ("drew-extra-cards", "looked-at-extra-cards", "unintentional-slow-play", "bribery")
 
@@ -79,8 +83,47 @@ def fill(store: LogStore, limit: int) -> int:
     return 4  # the limit never bit
 
 
+def first_saves(base: Path, tag: str, rounds: int, event_name: str | None) -> None:
+    """Round r: says "ready r", waits for BASE/go-r, then does what `main.py log add` does
+    in the new log BASE/r (open, find or create the event, save, close) and says "saved r
+    UUID" or "error r LINE". The regulation is loaded once, so that the opens coincide."""
+    from main import parse_args
+    from records.cli import log_command
+
+    for index in range(rounds):
+        say(f"ready {index}")
+        go = base / f"go-{index}"
+        while not go.exists():
+            time.sleep(0.0005)
+        args = ["log", "add", "--player", f"{tag}", "--infraction", "bribery"]
+        if event_name:
+            args += ["--event", event_name]
+        out, err = io.StringIO(), io.StringIO()
+        os.environ["PENALTY_GUIDE_DATA_DIR"] = str(base / str(index))
+        status = log_command(parse_args(args), regulation_once(), out, err)
+        if status == 0:
+            saved = out.getvalue().splitlines()[0].rsplit(" ", 1)[1]
+            warned = " | ".join(err.getvalue().strip().splitlines())
+            say(f"saved {index} {saved}" + (f" {warned}" if warned else ""))
+        else:
+            say(f"error {index} " + " | ".join(err.getvalue().strip().splitlines()))
+
+
+_REGULATION: list[Regulation] = []
+
+
+def regulation_once() -> Regulation:
+    if not _REGULATION:
+        _REGULATION.append(load_regulation())
+    return _REGULATION[0]
+
+
 def main(argv: list[str]) -> int:
     mode, data_dir = argv[0], Path(argv[1])
+    if mode == "first":
+        regulation_once()
+        first_saves(data_dir, argv[2], int(argv[3]), argv[4] if len(argv) > 4 else None)
+        return 0
     regulation = load_regulation()
     store = LogStore.open(regulation, data_dir / DATABASE_NAME)
     say("ready")

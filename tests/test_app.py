@@ -563,3 +563,29 @@ def test_sessions_share_the_data_loaded_once(apps) -> None:
     first, second = apps(), apps(prefs={"language": "en"})
     assert first.page.data.regulation is second.page.data.regulation
     assert first.page.data.finder is second.page.data.finder
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "note"),
+    [
+        (
+            "結果を間違えて書いた",
+            "ja",
+            "うっかりした場合の項目はありません。判断はジャッジに委ねられます（アプリの注記）",
+        ),
+        (
+            "wrong result reported by mistake",
+            "en",
+            "honest mistake; the judge decides (the app's note)",
+        ),
+    ],
+)
+def test_an_honest_mistake_says_the_source_has_no_entry_for_it(
+    apps, query: str, lang: str, note: str
+) -> None:
+    """Issue 19, item 2: the result says, as the app's note, that the judge decides."""
+    app = apps(prefs={"language": lang}, route=routes.SEARCH.link(q=query))
+    rows = app.find_all(ft.ListTile)
+    first, second = (" ".join(app.texts(row)) for row in rows[:2])
+    assert (note in first and "(the app's note)" in first) or "アプリの注記" in first
+    assert note in second  # the deliberate entry, lowered, says it too

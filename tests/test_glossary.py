@@ -36,6 +36,11 @@ class Term:
         """Any form as whole words: "intentionally" is not found in "unintentionally"."""
         return whole_words(self.forms)
 
+    @property
+    def capitalised(self) -> bool:
+        """A name (Graveyard, Side Deck): written with its capitals wherever it appears."""
+        return self.en[0].isupper()
+
     def avoided(self) -> re.Pattern[str] | None:
         return whole_words(self.avoid) if self.avoid else None
 
@@ -81,8 +86,13 @@ def glossary_faults(pairs: Iterable[tuple[str, str]], glossary: Iterable[Term]) 
         for term in terms_in(japanese, glossary):
             if japanese in term.exceptions:
                 continue
-            if not term.pattern().search(english_plain):
+            found = term.pattern().search(english_plain)
+            if not found:
                 faults.append(f"{term.ja} → {term.en!r}: {japanese!r} is {english!r}")
+            elif term.capitalised and not any(
+                " ".join(found[0].split()) == form for form in term.forms
+            ):
+                faults.append(f"{term.ja} is a name, {term.en!r}: {japanese!r} is {english!r}")
             avoided = term.avoided()
             if avoided and (word := avoided.search(english_plain)):
                 faults.append(f"{term.ja} is never {word[0]!r}: {japanese!r} is {english!r}")
@@ -153,6 +163,10 @@ def test_every_glossary_term_and_exception_is_in_the_catalog(glossary, catalog_p
         ("故意ではなく、過剰にカードを引いた", "Accidentally drew extra cards"),
         ("受賞資格を失う失格", "Disqualification without prizes"),
         ("デュエル中の私語", "Talking During a Game"),
+        # Issue 19, item 9: a name keeps its capitals in the situations and the finder too.
+        ("墓地へ送るべきカード", "a card that should go to the graveyard"),
+        ("メインデッキに3枚、サイドデッキに1枚", "Three in the main deck and one in the side deck"),
+        ("禁止カードがデッキに1枚入っていた", "A forbidden card is in the deck."),
     ],
 )
 def test_wording_outside_the_glossary_is_caught(glossary, japanese: str, english: str) -> None:

@@ -156,7 +156,9 @@ def test_a_section_must_belong_to_a_category(tmp_path: Path) -> None:
     assert "section 'marked-cards': section belongs to no category" in str(error)
 
 
-CAUTION_ALIASES = "    aliases:\n      ja: [ちゅうい, 口頭注意, 注意処分]\n"
+CAUTION_ALIASES = (
+    "    aliases:\n      ja: [ちゅうい, 口頭注意, 注意処分, 一番軽い罰則, 最も軽い罰則]\n"
+)
 
 # (id, text of the data, its replacement, where and fault of the one line that refuses it)
 FAULTS = [
@@ -180,7 +182,7 @@ FAULTS = [
      "tier 'caution'", "missing required field 'points'"),
     ("aliases-not-a-mapping", CAUTION_ALIASES, "    aliases: [ちゅうい]\n    old:\n      ja: [x]\n",
      "tier 'caution'", "field 'aliases' must be a mapping"),
-    ("japanese-alias-blank", "      ja: [ちゅうい, 口頭注意, 注意処分]", "      ja: [ちゅうい, '']",
+    ("japanese-alias-blank", "      ja: [ちゅうい, 口頭注意,", "      ja: ['', 口頭注意,",
      "tier 'caution'", "every item of 'ja' must be a non-empty string"),
     ("english-alias-a-number", "      en: [caution, reminder,", "      en: [caution, 5,",
      "tier 'caution'", "every item of 'en' must be a non-empty string"),
@@ -269,7 +271,11 @@ def test_optional_fields_may_be_left_out(tmp_path: Path) -> None:
     """No aliases, no section letter, no document source, notes without examples: all load."""
     text = RULES_PATH.read_text(encoding="utf-8")
     for old, new in (
-        (CAUTION_ALIASES + "      en: [caution, reminder, verbal warning]\n", ""),
+        (
+            CAUTION_ALIASES
+            + "      en: [caution, reminder, lightest penalty, least severe penalty]\n",
+            "",
+        ),
         ("    letter: A\n    title: デッキに関する違反", "    title: デッキに関する違反"),
         ("  source: regulation/source/penalty_guidelines_ja.txt\n", ""),
         ("    examples:\n      - 一例", "    notes:\n      - 一例"),

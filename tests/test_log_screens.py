@@ -224,8 +224,10 @@ def test_a_repeat_is_said_before_saving_and_on_the_record_never_changing_the_tie
     assert app.has_text("このプレイヤーは、この大会で同じ違反を既に 1 回記録されています。")
     assert app.has_text(principle.label.ja)
     assert app.has_text(principle.text.ja)  # the regulation's own sentence
-    higher = app.find(ft.Row, text="より上位の罰則：")
+    # The app's suggestion, said to be one (the regulation names no tier), never a quotation.
+    higher = app.find(ft.Row, text="一段上の罰則（参考。規定は段階を定めていません）：")
     assert app.has_text("C デュエルの敗北", scope=higher)
+    assert not app.has_text("より上位の罰則：")
     assert app.has_text(
         "適用するかどうかはジャッジが判断します。記録の罰則は自動では変わりません。"
     )
@@ -251,6 +253,10 @@ def test_the_judge_may_choose_the_higher_tier_from_the_repeat_notice(apps, disk)
     app.type(name_field(app), "山田太郎")
     app.click(app.find(ft.OutlinedButton, text="C デュエルの敗北 を選ぶ"))
     assert selected_tier(app) == "C デュエルの敗北"
+    # A higher tier is chosen: nothing more is offered (choosing C never offers D).
+    assert not app.has_text("D マッチの敗北 を選ぶ")
+    assert not app.has_text("一段上の罰則（参考。規定は段階を定めていません）：")
+    assert not app.has_text("これより上位の罰則はありません。")
     assert app.has_text("この違反の罰則（B 警告）から変更しています。")
     assert app.has_text("デュエルの敗北は公式に記録される。")  # the tier's own sentence
     save(app)
@@ -276,8 +282,22 @@ def test_a_repeat_in_english_names_the_next_tier_and_says_the_judge_may(
         "Whether to apply it is for the judge to decide. "
         "The recorded penalty never changes by itself."
     )
-    higher = app.find(ft.Row, text="Next higher penalty:")
+    higher = app.find(
+        ft.Row, text="One penalty tier up (a suggestion; the regulations name no tier):"
+    )
     assert app.has_text("C Duel Forfeiture", scope=higher)
+
+
+def test_a_related_infraction_of_the_same_section_is_named_in_the_notice(apps) -> None:
+    """Issue 19, item 4: late 3 minutes (assembly condition), then 7 (the 5-minute entry)."""
+    app = apps()
+    record(app, "assembly-conditions-not-met", "山田太郎")
+    open_form(app, "not-seated-5-minutes")
+    app.type(name_field(app), "山田太郎")
+    assert app.has_text(
+        "同じ節の別の違反の記録があります。同一の違反かどうかはジャッジが判断します。"
+    )
+    assert not app.has_text("このプレイヤーは、この大会で同じ違反を既に 1 回記録されています。")
 
 
 # -- edit, delete, restore -------------------------------------------------------------------------

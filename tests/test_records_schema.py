@@ -178,7 +178,11 @@ def test_a_file_from_a_newer_app_is_refused_and_left_alone(
     with pytest.raises(LogError, match="newer version of the app"):
         LogStore.open(regulation, path)
     assert digest(path) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["penalty-log.sqlite3"]
+    # Nothing beside it but the lock file every opening uses (records/locks.py).
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "penalty-log.sqlite3",
+        "penalty-log.sqlite3.lock",
+    ]
 
 
 def test_two_processes_creating_the_file_at_once_both_succeed(

@@ -314,8 +314,45 @@ def test_repeat_check_finds_the_earlier_records_and_names_the_next_tier(
     assert check.previous == (first,)
     assert check.next_tier_id == "duel-forfeiture"  # one above 警告
     assert check.occurrence == 2
+    # The suggestion is one above the infraction's own tier, never above the tier chosen.
     chosen = store.check_repeat(event_id, Player("山田"), "drew-extra-cards", "match-forfeiture")
-    assert chosen.next_tier_id == "disqualification"
+    assert chosen.next_tier_id is None and chosen.higher_chosen
+
+
+@pytest.mark.parametrize(
+    ("chosen", "suggested", "higher_chosen"),
+    [
+        ("caution", "duel-forfeiture", False),  # lighter than the infraction's own (B)
+        ("warning", "duel-forfeiture", False),  # its own
+        ("duel-forfeiture", None, True),  # C chosen: D is never offered (issue 19, item 3)
+        ("total-disqualification", None, True),
+    ],
+)
+def test_the_suggestion_is_worked_out_from_the_infraction_not_the_chosen_tier(
+    store: LogStore, event_id: str, chosen: str, suggested: str | None, higher_chosen: bool
+) -> None:
+    first = store.add_record(event_id, entry("山田", "drew-extra-cards"))
+    check = store.check_repeat(event_id, Player("山田"), "drew-extra-cards", chosen)
+    assert (check.next_tier_id, check.higher_chosen) == (suggested, higher_chosen)
+    saved = store.add_record(event_id, entry("山田", "drew-extra-cards", tier=chosen))
+    assert store.repeats_of(saved).previous == (first,)
+    assert store.repeats_of(saved).next_tier_id == suggested
+
+
+def test_other_infractions_of_the_same_section_are_related_records(
+    store: LogStore, event_id: str
+) -> None:
+    """Late 3 minutes in one round (assembly condition), 7 in another (5-minute entry): the
+    app's own typical situation calls that a repeat; the notice names it, the judge decides."""
+    early = store.add_record(event_id, entry("山田", "assembly-conditions-not-met"))
+    store.add_record(event_id, entry("山田", "drew-extra-cards"))  # another section
+    store.add_record(event_id, entry("鈴木", "assembly-conditions-not-met"))  # another player
+    check = store.check_repeat(event_id, Player("山田"), "not-seated-5-minutes")
+    assert check.previous == () and not check.is_repeat
+    assert check.related == (early,) and check.has_related
+    later = store.add_record(event_id, entry("山田", "not-seated-5-minutes"))
+    assert store.repeats_of(later).related == (early,)
+    assert store.repeats_of(early).related == ()  # only earlier records
 
 
 def test_a_repeat_is_never_upgraded_by_the_log(store: LogStore, event_id: str) -> None:

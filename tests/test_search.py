@@ -717,8 +717,8 @@ def test_why_says_when_intent_or_a_number_decided(index: SearchIndex) -> None:
     assert hits["broke-rules-on-purpose"].why.cues == (Cue("intent", "deliberate", True),)
     assert hits["drew-extra-cards"].why.cues == (Cue("intent", "deliberate", False),)
     hits = {hit.entry.id: hit for hit in index.search("12分遅刻")}
-    assert hits["not-seated-10-minutes"].why.cues == (Cue("minutes", 12, True),)
-    assert hits["not-seated-5-minutes"].why.cues == (Cue("minutes", 12, False),)
+    assert hits["not-seated-10-minutes"].why.cues == (Cue("minutes", "12", True),)
+    assert hits["not-seated-5-minutes"].why.cues == (Cue("minutes", "12", False),)
 
 
 def intent_regulation() -> Regulation:

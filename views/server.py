@@ -14,6 +14,13 @@ than through `ft.run` so that it serves one person on 127.0.0.1 and nothing more
   a reconnect after a network blip or a sleeping laptop, short enough to bound memory.
 - FastAPI's API pages (/docs loads Swagger UI from a CDN, /openapi.json, /redoc) and Flet's
   OAuth callback (the app has no sign-in) answer 404.
+- What is served is the app's decision alone: flet_web lets environment variables replace its
+  arguments (FLET_ASSETS_DIR=/ would serve the whole disk, the log included), so every one it
+  reads (`FLET_WEB_SETTINGS`) is dropped before the app is built.
+- No other site may frame the app (clickjacking, and each frame would cost a session): every
+  response says X-Frame-Options: DENY and Content-Security-Policy: frame-ancestors 'none'.
+  The app never frames itself. Flet's `Access-Control-Allow-Origin: *` (which would let any
+  page read what is served) is taken off.
 """
 
 from __future__ import annotations
@@ -35,6 +42,29 @@ NOT_SERVED = frozenset(
     {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"}
 )
 WS_POLICY_VIOLATION = 1008  # closing a WebSocket before accepting it answers HTTP 403
+# Every variable flet_web 1.0.5 reads to override what it serves or how (tests/test_server.py
+# checks the list against flet_web's source, so an upgrade that adds one fails a test).
+FLET_WEB_SETTINGS = (
+    "FLET_ASSETS_DIR",
+    "FLET_UPLOAD_DIR",
+    "FLET_WEBSOCKET_HANDLER_ENDPOINT",
+    "FLET_UPLOAD_HANDLER_ENDPOINT",
+    "FLET_OAUTH_CALLBACK_HANDLER_ENDPOINT",
+    "FLET_SESSION_TIMEOUT",
+    "FLET_OAUTH_STATE_TIMEOUT",
+    "FLET_WEB_RENDERER",
+    "FLET_WEB_ROUTE_URL_STRATEGY",
+    "FLET_WEB_NO_CDN",
+    "FLET_WEB_PATH",
+    "FLET_WEB_APP_PATH",
+    "FLET_MAX_UPLOAD_SIZE",
+    "FLET_SECRET_KEY",
+)
+FRAMING_HEADERS = (
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+)
+DROPPED_HEADERS = frozenset({b"access-control-allow-origin"}) | {n for n, _ in FRAMING_HEADERS}
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -152,8 +182,9 @@ def web_app(port: int) -> ASGIApp:
 
     from .app import before_main, main
 
-    # Flet lets this variable override the argument; this server's limit is its own.
-    os.environ.pop("FLET_SESSION_TIMEOUT", None)
+    # Flet lets these variables override its arguments; what this server serves is its own.
+    for name in FLET_WEB_SETTINGS:
+        os.environ.pop(name, None)
     flet_app = flet_fastapi.app(
         main,
         before_main=before_main,
@@ -165,7 +196,8 @@ def web_app(port: int) -> ASGIApp:
 
 
 class OwnSiteOnly:
-    """ASGI middleware: WebSockets only from `origins`; NOT_SERVED paths answer 404.
+    """ASGI middleware: WebSockets only from `origins`; NOT_SERVED paths answer 404; every HTTP
+    response forbids framing and allows no other origin to read it.
 
     It also keeps a tab that goes away while the app is sending from leaving its session behind
     for good: Flet's send loop dies on the failed send, and the session is then never marked
@@ -183,7 +215,11 @@ class OwnSiteOnly:
                 return
             await self.app(scope, receive, _drop_sends_after_disconnect(send))
             return
-        if scope["type"] == "http" and scope["path"].rstrip("/") in NOT_SERVED:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        send = _own_headers(send)
+        if scope["path"].rstrip("/") in NOT_SERVED:
             await send({"type": "http.response.start", "status": 404, "headers": []})
             await send({"type": "http.response.body", "body": b""})
             return
@@ -195,6 +231,22 @@ class OwnSiteOnly:
             if name == b"origin":
                 return value.decode("latin-1")
         return None
+
+
+def _own_headers(send: Send) -> Send:
+    """`send` with the framing headers on every response start, and no CORS grant."""
+
+    async def send_with_own_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [
+                (name, value)
+                for name, value in message.get("headers", ())
+                if bytes(name).lower() not in DROPPED_HEADERS
+            ]
+            message = {**message, "headers": [*headers, *FRAMING_HEADERS]}
+        await send(message)
+
+    return send_with_own_headers
 
 
 def _drop_sends_after_disconnect(send: Send) -> Send:

@@ -85,6 +85,9 @@ WHY_MINUTES = N_("{n}分")
 WHY_DECK_SIZE = N_("デッキ{n}枚")
 WHY_COPIES = N_("同じカード{n}枚")
 WHY_SITUATION = N_("状況例：{situation}")
+WHY_NO_ACCIDENTAL_ENTRY = N_(
+    "規定には、うっかりした場合の項目はありません。判断はジャッジに委ねられます（アプリの注記）"
+)
 
 # Saved
 NO_BOOKMARKS = N_("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")
@@ -130,7 +133,8 @@ PLAYER_NO_RECORDS = N_("この大会では、このプレイヤーの記録は�
 REPEAT_TAG = N_("同一違反{count}回目")
 REPEAT_BEFORE = N_("このプレイヤーは、この大会で同じ違反を既に {count} 回記録されています。")
 REPEAT_SAVED = N_("このプレイヤーのこの大会での同じ違反の {count} 回目の記録です。")
-REPEAT_NEXT_TIER = N_("より上位の罰則：")
+REPEAT_NEXT_TIER = N_("一段上の罰則（参考。規定は段階を定めていません）：")
+REPEAT_RELATED = N_("同じ節の別の違反の記録があります。同一の違反かどうかはジャッジが判断します。")
 REPEAT_JUDGE_DECIDES = N_(
     "適用するかどうかはジャッジが判断します。記録の罰則は自動では変わりません。"
 )
@@ -160,7 +164,7 @@ TARDY_CHOOSE_FIRST = N_("遅刻の違反を選んでください。")
 TARDY_ARRIVED_NOW = N_("今到着した")
 TARDY_LATE_BY = N_("集合時間 {assembly} から {minutes} 分 {seconds} 秒後に到着（{arrived}）")
 TARDY_ON_TIME = N_("集合時間 {assembly} より前の到着です。遅刻ではありません。")
-TARDY_SUGGESTED = N_("規定の分数による違反：")
+TARDY_SUGGESTED = N_("遅れた分数による違反：")
 TARDY_UNDER_FIVE = N_(
     "5分未満の遅れは、集合時間に着席していることがこの大会の条件である場合の違反です。"
 )

@@ -197,23 +197,23 @@ def server_environment() -> dict[str, str]:
 
 class AppServer:
     """`python main.py --web --port N` in `root` (or another `script` taking the same
-    arguments), its output in a log file; `env` adds to or overrides its environment (a data
-    folder of its own: PENALTY_GUIDE_DATA_DIR)."""
+    arguments), its output in a log file; `extra_env` adds to or overrides its environment (a
+    data folder of its own: PENALTY_GUIDE_DATA_DIR)."""
 
     def __init__(
         self,
         root: Path,
         log_path: Path,
         port: int | None = None,
+        extra_env: dict[str, str] | None = None,
         *,
         script: str = "main.py",
-        env: dict[str, str] | None = None,
     ) -> None:
         self.root = root
         self.port = port or free_port()
         self.log_path = log_path
+        self.extra_env = extra_env or {}
         self.script = script
-        self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -232,7 +232,7 @@ class AppServer:
             self.process = subprocess.Popen(
                 [sys.executable, self.script, "--web", "--port", str(self.port)],
                 cwd=self.root,
-                env={**server_environment(), **self.env},
+                env={**server_environment(), **self.extra_env},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

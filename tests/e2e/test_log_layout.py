@@ -79,7 +79,7 @@ def seed(regulation: Regulation, folder: Path) -> Seeded:
 
 
 def server_for(folder: Path, log: Path) -> Iterator[AppServer]:
-    server = AppServer(REPO_ROOT, log, env={"PENALTY_GUIDE_DATA_DIR": str(folder)})
+    server = AppServer(REPO_ROOT, log, extra_env={"PENALTY_GUIDE_DATA_DIR": str(folder)})
     try:
         server.start()
     except RuntimeError as exc:

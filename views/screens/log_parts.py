@@ -223,10 +223,12 @@ def repeat_notice(
     saved: bool,
     choose_tier: Callable[[str], None] | None = None,
 ) -> ft.Control | None:
-    """The player already has this infraction in this tournament: how often and when, the
-    principle in the regulation's own words, and the next tier up, which the judge *may*
-    apply. The tier is never changed here; on the form the judge may choose it (`choose_tier`)."""
-    if not check.is_repeat:
+    """The player already has this infraction (or another of its section) in this tournament:
+    how often and when, the principle in the regulation's own words, and, as the app's
+    suggestion (the regulation names no tier), one tier above the infraction's own, which the
+    judge *may* apply. The tier is never changed here; on the form the judge may choose it
+    (`choose_tier`)."""
+    if not check.is_repeat and not check.has_related:
         return None
     principle = ctx.regulation.principle(REPEAT_PRINCIPLE_ID)
     count_line = (
@@ -246,9 +248,13 @@ def repeat_notice(
                 ),
             ]
         ),
-        ft.Text(count_line, size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
     ]
+    if check.is_repeat:
+        controls.append(ft.Text(count_line, size=ctx.sizes.body, weight=ft.FontWeight.BOLD))
     controls += [_earlier_record(ctx, record, link=saved) for record in check.previous]
+    if check.has_related:
+        controls.append(ft.Text(ctx.ui(S.REPEAT_RELATED), size=ctx.sizes.body))
+        controls += [_earlier_record(ctx, record, link=saved) for record in check.related]
     if principle:  # quoted as the regulation says it
         controls.append(
             ft.Container(
@@ -258,8 +264,10 @@ def repeat_notice(
             )
         )
     higher = ctx.regulation.tier(check.next_tier_id) if check.next_tier_id else None
-    if higher is None:
+    if higher is None and not check.higher_chosen:
         controls.append(ft.Text(ctx.ui(S.REPEAT_NO_HIGHER), size=ctx.sizes.body))
+    elif higher is None:
+        pass  # a tier above the infraction's own is chosen: nothing more to suggest
     else:
         controls.append(
             ft.Row(

@@ -74,6 +74,7 @@ CUE_NAMES: dict[str, str] = {
     "minutes": S.WHY_MINUTES,
     "deck_size": S.WHY_DECK_SIZE,
     "copies": S.WHY_COPIES,
+    "no_accidental_entry": S.WHY_NO_ACCIDENTAL_ENTRY,
 }
 
 
@@ -96,7 +97,8 @@ def _why(ctx: Context, why: Why, lang: Lang) -> str:
     parts = [
         say(CUE_NAMES[str(cue.value) if cue.kind == "intent" else cue.kind], n=cue.value)
         for cue in why.cues
-        if cue.raised
+        # An entry lowered because the source has no entry for an honest mistake says so too.
+        if cue.raised or cue.value == "no_accidental_entry"
     ]
     words = [say(S.WHY_WORD_IN, word=w.word, field=say(FIELD_NAMES[w.field])) for w in why.words]
     if words:
