@@ -337,6 +337,53 @@ def test_edit_then_delete_with_confirmation_then_restore(apps, disk) -> None:
     assert len(rows(app)) == 1
 
 
+def test_a_new_record_from_the_log_picks_its_infraction_by_typing(apps, disk) -> None:
+    """Issue 20, item 3: /log/new without an infraction is a form that finds one."""
+    app = apps(route=routes.LOG.link())
+    app.click(app.find(text="新しい記録"))
+    assert app.client_route == routes.LOG_NEW.link()
+    assert not app.has_text("ページが見つかりません")
+    app.type(name_field(app), "山田太郎")
+    save(app)  # nothing chosen yet: said, nothing saved
+    assert app.has_text("違反を選んでください。") and live(disk()) == ()
+    search = app.find(ft.TextField, label="違反を探す")
+    app.type(search, "引きすぎ")
+    choice = app.find(ft.ListTile, text="故意ではなく、過剰にカードを引いた")
+    app.click(choice)
+    assert app.has_text("故意ではなく、過剰にカードを引いた")
+    assert selected_tier(app) == "B 警告"  # the chosen infraction's tier
+    assert not app.exists(ft.TextField, label="違反を探す")
+    assert name_field(app).value == "山田太郎"  # what was typed stays
+    save(app)
+    saved = live(disk())
+    assert [(r.player.name, r.infraction_id, r.tier_id) for r in saved] == [
+        ("山田太郎", DREW, "warning")
+    ]
+    app.route(routes.LOG_NEW.link())
+    app.type(app.find(ft.TextField, label="違反を探す"), "qwxz")
+    assert app.has_text("見つかりません。言葉を変えるか、診断で探してください。")
+    app.click(app.find(text="診断で探す"))
+    assert app.client_route == routes.FINDER.link()
+
+
+def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None:
+    """Issue 20, item 6: a reclassification is an edit, not a delete and a new record."""
+    app = apps()
+    record_id = record(app, DREW, "山田太郎", table="4")
+    app.click(app.find(ft.OutlinedButton, text="編集"))
+    app.click(app.find(text="違反を変える"))
+    app.type(app.find(ft.TextField, label="違反を探す"), "遅延行為")
+    slow = app.find_all(ft.ListTile, text="故意ではなく、不必要に長い時間をかけたプレイをした")
+    app.click(slow[0])
+    assert selected_tier(app) == "A 注意"
+    save(app)
+    edited = disk().record(record_id)
+    assert (edited.infraction_id, edited.tier_id, edited.table) == (SLOW, "caution", "4")
+    assert edited.player.name == "山田太郎" and len(live(disk())) == 1
+    line = "1回戦 4卓 山田太郎 注意：故意ではなく、不必要に長い時間をかけたプレイをした"
+    assert app.has_text(line)
+
+
 def test_a_deletion_can_be_undone_from_its_message(apps, disk) -> None:
     app = apps()
     record_id = record(app, DREW, "山田太郎")
@@ -814,7 +861,6 @@ def test_deep_links_go_back_up_to_the_log(apps) -> None:
         routes.LOG_RECORD.link("00000000-0000-0000-0000-000000000000"),
         routes.LOG_EDIT.link("nope"),
         routes.LOG_NEW.link(infraction="no-such-infraction"),
-        routes.LOG_NEW.link(),
         routes.LOG_NEW.link(arrived="soon"),
     ],
 )

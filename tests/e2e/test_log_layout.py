@@ -179,6 +179,7 @@ def test_every_screen_of_the_log_is_laid_out(
         ("a long name's history", f"/log/players/{LONG_NAME}", text(ui(S.PLAYER_HISTORY, lang))),
         ("the form", "/log/new?infraction=drew-extra-cards", field(ui(S.PLAYER_NAME, lang))),
         ("tardiness", f"/log/new?arrived={arrived}", text(ui(S.TARDY_CHOOSE, lang))),
+        ("a new record, picking", "/log/new", field(ui(S.PICK_SEARCH, lang))),
         ("editing", f"/log/records/{seeded.long_name}/edit", field(ui(S.PLAYER_NAME, lang))),
         ("the tournament", "/log/event", text(ui(S.EVENT_SETTINGS, lang))),
         ("export and import", "/log/exchange", text(ui(S.EXCHANGE_TITLE, lang))),

@@ -62,6 +62,13 @@ def log_screen(ctx: Context, route: Route) -> Screen:
         event_bar(ctx, event),
         text_button(
             ctx,
+            S.LOG_NEW_RECORD,
+            kind=ft.FilledButton,
+            icon=ft.Icons.ADD,
+            on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link()),
+        ),
+        text_button(
+            ctx,
             S.LOG_RECORD_TARDINESS,
             kind=ft.FilledTonalButton,
             icon=ft.Icons.DIRECTIONS_RUN,

@@ -38,6 +38,7 @@ from .log_parts import (
     round_label,
     round_numbers,
 )
+from .log_picker import infraction_picker
 
 SUGGESTIONS = 6
 NO_ROUND = "none"  # the round menu's key for "no round"
@@ -70,6 +71,8 @@ class Draft:
     note: str = ""
     arrived_at: datetime | None = None  # tardiness: when the player arrived
     record_id: str | None = None  # the record being edited
+    picking: bool = False  # the infraction picker is open (to change the infraction)
+    pick_query: str = ""  # what the judge typed into it
     errors: dict[str, str] = field(default_factory=dict)  # by form field
     failure: str | None = None  # why the last save failed
 
@@ -87,8 +90,8 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
     arrived = arrival(route.value("arrived")) if route.value("arrived") else None
     if infraction_id is not None and ctx.regulation.infraction(infraction_id) is None:
         return None
-    if infraction_id is None and arrived is None:
-        return None
+    if route.value("arrived") and arrived is None:
+        return None  # a broken link, not a form without an arrival
     store = open_store(ctx)
     if store is None:
         return fault_screen(ctx, ctx.ui(S.FORM_NEW_TITLE))
@@ -320,6 +323,14 @@ class RecordForm:
     def _infraction_controls(self) -> list[ft.Control]:
         ctx = self.ctx
         infraction = self.infraction
+        if not self.tardiness_mode and (infraction is None or self.draft.picking):
+            return infraction_picker(
+                ctx,
+                self.draft.pick_query,
+                self._on_pick_query,
+                self._pick_infraction,
+                self.draft.errors.get("infraction"),
+            )
         if self.tardiness_mode:
             choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
             # A row per entry, the radio beside a title that wraps (a radio's own label does not)
@@ -351,7 +362,7 @@ class RecordForm:
                     ft.Text(self.draft.errors["infraction"], color=ERROR_COLOR, size=ctx.sizes.body)
                 )
             return controls
-        assert infraction is not None  # a form without one is a tardiness form
+        assert infraction is not None  # a form without one is a tardiness form or picks one
         return [
             ft.Text(
                 ctx.shown(ctx.regulation.standalone_title(infraction)),
@@ -359,7 +370,32 @@ class RecordForm:
                 weight=ft.FontWeight.BOLD,
             ),
             self._penalty_row(infraction),
+            text_button(
+                ctx,
+                S.PICK_CHANGE,
+                kind=ft.TextButton,
+                icon=ft.Icons.SWAP_HORIZ,
+                on_click=self._open_picker,
+            ),
         ]
+
+    def _open_picker(self, _: ft.Event) -> None:
+        self.draft.picking = True
+        self._refresh()
+
+    def _on_pick_query(self, text: str) -> None:
+        self.draft.pick_query = text
+
+    def _pick_infraction(self, infraction_id: str) -> None:
+        """A reclassification: the record follows the new infraction's tier (the judge may
+        choose another again below)."""
+        draft = self.draft
+        draft.infraction_id = infraction_id
+        draft.tier_id = None
+        draft.picking = False
+        draft.pick_query = ""
+        draft.errors.pop("infraction", None)
+        self._refresh()
 
     def _penalty_row(self, infraction: Infraction) -> ft.Control:
         """罰則：B 警告 — the infraction's own tier, as its page shows it."""
@@ -604,7 +640,8 @@ class RecordForm:
         draft = self.draft
         draft.failure = None
         if draft.infraction_id is None:
-            draft.errors["infraction"] = ctx.ui(S.TARDY_CHOOSE_FIRST)
+            first = S.TARDY_CHOOSE_FIRST if self.tardiness_mode else S.PICK_FIRST
+            draft.errors["infraction"] = ctx.ui(first)
             self._refresh()
             return
         arrived_at, late_seconds = self._evidence()
