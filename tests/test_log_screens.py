@@ -588,8 +588,22 @@ def test_the_tournament_settings_set_rounds_and_assembly_times(apps, disk) -> No
     second = disk().current_event().round(2)
     assert second.assembly_at is not None
     assert abs(second.assembly_at - now_local()) < timedelta(minutes=1, seconds=5)
+    # Removing a round asks first and says how many records it holds (issue 20, item 9).
+    event_id = disk().current_event().id
+    for name in ("山田", "鈴木"):
+        disk().add_record(event_id, RecordInput(Player(name), DREW, round=1))
     app.click(app.find(ft.IconButton, tooltip="1回戦を削除"))
+    assert app.has_text("1回戦を削除しますか？")
+    assert app.has_text(
+        "1回戦とその集合時刻を削除します。この回戦の記録 2 件は削除されず、回戦の番号も残ります。"
+    )
+    app.click(app.find(ft.TextButton, text="キャンセル"))
+    assert [r.number for r in disk().current_event().rounds] == [1, 2]
+    assert not app.has_text("1回戦を削除しますか？")
+    app.click(app.find(ft.IconButton, tooltip="1回戦を削除"))
+    app.click(app.find(ft.FilledButton, text="削除する"))
     assert [r.number for r in disk().current_event().rounds] == [2]
+    assert [r.round for r in live(disk())] == [1, 1]  # the records keep their round
     # Rename and date the tournament.
     app.type(app.find(ft.TextField, label="大会名"), "地区予選")
     app.type(app.find(ft.TextField, label="日付（YYYY-MM-DD）"), "2026-12-05")

@@ -224,6 +224,11 @@ EVENT_BAD_TIME = N_("時刻は HH:MM の形で入力してください（例 13:
 EVENT_ASSEMBLY_NOW = N_("{round}の集合時間を今にする")
 EVENT_ASSEMBLY_SET = N_("{round}の集合時間を保存しました")
 EVENT_REMOVE_ROUND = N_("{round}を削除")
+EVENT_REMOVE_ROUND_CONFIRM = N_("{round}を削除しますか？")
+EVENT_REMOVE_ROUND_DETAIL = N_(
+    "{round}とその集合時刻を削除します。この回戦の記録 {count} 件は削除されず、回戦の番号も残ります。"
+)
+EVENT_REMOVE = N_("削除する")
 EVENT_ADD_ROUND = N_("回戦を追加")
 EVENT_OTHERS = N_("ほかの大会")
 EVENT_NO_OTHERS = N_("ほかの大会はありません。")

@@ -21,6 +21,7 @@ from ..widgets import (
     scrolling_column,
     text_button,
 )
+from .log_confirm import confirm
 from .log_parts import (
     ERROR_COLOR,
     change_log,
@@ -214,60 +215,26 @@ def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
 
 def confirm_delete(ctx: Context, store: LogStore, record: Record) -> None:
     """Deleting asks first; the record stays as a tombstone: the message that says it was
-    deleted offers to undo, and the log's deleted records list it until it is restored.
+    deleted offers to undo, and the log's deleted records list it until it is restored."""
 
-    Closing the dialog and redrawing the screen are two steps: the choice closes this very
-    dialog (not whichever is on top: a snack bar may be), and the log is changed and the screen
-    redrawn once Flutter reports the dialog gone (`on_dismiss`). Done in one handler, the
-    redraw raced the dialog's closing and left it on screen, every tap ignored."""
-    chosen: list[bool] = []
-
-    def close(delete: bool) -> None:
-        if chosen:
-            return  # a second tap while the dialog fades
-        chosen.append(delete)
-        dialog.open = False
-        dialog.update()
-
-    def dismissed(_: ft.Event) -> None:
-        if chosen and chosen[0]:
-            change_log(
-                ctx,
-                lambda: store.delete_record(record.id),
-                ctx.ui(S.RECORD_DELETED_DONE),
-                undo=lambda: change_log(
-                    ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED)
-                ),
-            )
-
-    dialog = ft.AlertDialog(
-        # Not modal: Escape and a tap beside the dialog cancel, as the cancel button does.
-        modal=False,
-        title=ft.Text(ctx.ui(S.RECORD_DELETE_CONFIRM), size=ctx.sizes.heading),
-        content=ft.Text(
-            ctx.ui(
-                S.RECORD_DELETE_DETAIL,
-                player=player_label(ctx, record.player),
-                infraction=infraction_title(ctx, record.infraction_id),
+    def delete() -> None:
+        change_log(
+            ctx,
+            lambda: store.delete_record(record.id),
+            ctx.ui(S.RECORD_DELETED_DONE),
+            undo=lambda: change_log(
+                ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED)
             ),
-            size=ctx.sizes.body,
+        )
+
+    confirm(
+        ctx,
+        ctx.ui(S.RECORD_DELETE_CONFIRM),
+        ctx.ui(
+            S.RECORD_DELETE_DETAIL,
+            player=player_label(ctx, record.player),
+            infraction=infraction_title(ctx, record.infraction_id),
         ),
-        actions=[
-            text_button(
-                ctx,
-                S.CANCEL,
-                kind=ft.TextButton,
-                on_click=lambda _: close(False),
-            ),
-            text_button(
-                ctx,
-                S.RECORD_DELETE,
-                kind=ft.FilledButton,
-                icon=ft.Icons.DELETE,
-                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
-                on_click=lambda _: close(True),
-            ),
-        ],
-        on_dismiss=dismissed,
+        S.RECORD_DELETE,
+        delete,
     )
-    ctx.actions.show_dialog(dialog)
