@@ -384,6 +384,26 @@ def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None
     assert app.has_text(line)
 
 
+def test_the_form_shows_the_players_whole_tournament_once_the_name_matches(apps) -> None:
+    """Issue 20, item 7: every infraction of the player so far, one line each, not only
+    the same infraction's repeats."""
+    app = apps()
+    record(app, DREW, "山田太郎", table="3")
+    record(app, SLOW, "山田太郎", round_number=2)
+    record(app, SLOW, "鈴木花子")
+    open_form(app, DREW)
+    assert not app.has_text(re.compile("のこの大会での記録"))
+    app.type(name_field(app), "山田太郎")
+    assert app.has_text("山田太郎のこの大会での記録（2 件）")
+    lines = [t for t in app.texts() if t.startswith("· ")]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("· 1回戦 · 3卓 · B 警告 · 故意ではなく、過剰にカードを引いた · ")
+    assert lines[1].startswith("· 2回戦 · A 注意 · 故意ではなく、不必要に長い時間をかけた")
+    app.type(name_field(app), "鈴木花子")
+    assert app.has_text("鈴木花子のこの大会での記録（1 件）")
+    assert len([t for t in app.texts() if t.startswith("· ")]) == 1
+
+
 def test_a_deletion_can_be_undone_from_its_message(apps, disk) -> None:
     app = apps()
     record_id = record(app, DREW, "山田太郎")

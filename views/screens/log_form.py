@@ -38,7 +38,7 @@ from .log_parts import (
     round_label,
     round_numbers,
 )
-from .log_picker import infraction_picker
+from .log_picker import infraction_picker, player_event_lines
 
 SUGGESTIONS = 6
 NO_ROUND = "none"  # the round menu's key for "no round"
@@ -215,6 +215,7 @@ class RecordForm:
         self.infraction_part = ft.Column(spacing=6)
         self.tardiness_part = ft.Column(spacing=6)
         self.suggestions_part = ft.Column(spacing=4)
+        self.history_part = ft.Column(spacing=2)
         self.repeat_part = ft.Column()
         self.tier_part = ft.Column(spacing=6)
         self.failure_part = ft.Column()
@@ -222,6 +223,7 @@ class RecordForm:
             self.infraction_part,
             self.tardiness_part,
             self.suggestions_part,
+            self.history_part,
             self.repeat_part,
             self.tier_part,
             self.failure_part,
@@ -275,6 +277,7 @@ class RecordForm:
             self.tardiness_part,
             self.name_field,
             self.suggestions_part,
+            self.history_part,
             self.id_field,
             self.repeat_part,
             ft.Row(
@@ -305,6 +308,13 @@ class RecordForm:
         self.infraction_part.controls = self._infraction_controls()
         self.tardiness_part.controls = self._tardiness_controls()
         self.suggestions_part.controls = self._suggestion_controls()
+        self.history_part.controls = player_event_lines(
+            self.ctx,
+            self.store,
+            self.draft.event_id,
+            self.player(),
+            None if self.original is None else self.original.id,
+        )
         check = self.repeat_check()
         notice = (
             repeat_notice(self.ctx, check, saved=False, choose_tier=self._choose_tier)

@@ -1,6 +1,7 @@
-"""The record form's infraction picker: type to search the regulation's infractions (the same
-search as the search screen), or open the finder. Used by a new record started from the log
-(/log/new, issue 20 item 3) and to change a record's infraction (item 6)."""
+"""What the record form shows to help the judge choose: the infraction picker (type to search
+the regulation's infractions, the same search as the search screen, or open the finder), used
+by a new record started from the log (/log/new, issue 20 item 3) and to change a record's
+infraction (item 6); and the player's whole tournament so far, once a name matches (item 7)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ from collections.abc import Callable
 
 import flet as ft
 
+from records.model import Player
+from records.store import LogStore
 from regulation.model import Infraction
 
 from .. import routes
 from .. import strings as S
 from ..context import Context
 from ..widgets import text_button
+from .log_parts import infraction_title, local_time, place_label, player_label, tier_of
 
 MATCHES = 8
 
@@ -82,3 +86,28 @@ def match_row(ctx: Context, infraction: Infraction, on_pick: Callable[[str], Non
         dense=True,
         content_padding=ft.Padding.symmetric(horizontal=4),
     )
+
+
+def player_event_lines(
+    ctx: Context, store: LogStore, event_id: str, player: Player, leave_out: str | None
+) -> list[ft.Control]:
+    """Everything the named player already has in this tournament, whatever the infraction,
+    one line each, oldest first (`leave_out`: the record being edited)."""
+    if not player.name.strip():
+        return []
+    history = [r for r in store.player_history(event_id, player) if r.id != leave_out]
+    if not history:
+        return []
+    lines: list[ft.Control] = [
+        ft.Text(
+            ctx.ui(S.FORM_PLAYER_SO_FAR, player=player_label(ctx, player), count=len(history)),
+            size=ctx.sizes.small,
+            weight=ft.FontWeight.BOLD,
+        )
+    ]
+    for record in history:
+        tier = tier_of(ctx, record.tier_id)
+        facts = [place_label(ctx, record), f"{tier.letter} {ctx.pick(tier.title)}"]
+        facts += [infraction_title(ctx, record.infraction_id), local_time(record.created_at)]
+        lines.append(ft.Text("· " + " · ".join(f for f in facts if f), size=ctx.sizes.small))
+    return lines
