@@ -175,6 +175,7 @@ class History:
         event_id: str,
         *,
         round_number: int | None = None,
+        table: str | None = None,
         player: Player | None = None,
         player_id: str | None = None,
         newest_first: bool = True,
@@ -186,10 +187,13 @@ class History:
         """See LogStore.records."""
         where = ["event_id = ?"]
         parameters: list[object] = [self._events.rowid(None, event_id)]
-        table = "records"
+        source = "records"
         if round_number is not None:
             where.append("round = ?")
             parameters.append(round_number)
+        if table is not None:
+            where.append("table_label = ?")
+            parameters.append(validate.table_label(table))
         if player is not None or player_id is not None:
             refs = self._players.matching(
                 player.name if player else None, player.player_id if player else player_id
@@ -198,7 +202,7 @@ class History:
                 return ()
             where.append(f"player_ref IN ({','.join('?' * len(refs))})")
             parameters.extend(refs)
-            table = _BY_PLAYER
+            source = _BY_PLAYER
         if only_deleted:
             where.append("deleted = 1")
         elif not include_deleted:
@@ -210,7 +214,7 @@ class History:
             where.append(f"(created_us, id) {beyond} (?, (SELECT id FROM records WHERE uuid = ?))")
             parameters.extend((to_us(after.created_at), after.id))
         sql = (
-            f"SELECT {RECORD_COLUMNS} FROM {table} WHERE {' AND '.join(where)}"
+            f"SELECT {RECORD_COLUMNS} FROM {source} WHERE {' AND '.join(where)}"
             f" ORDER BY created_us {order}, id {order}"
         )
         if limit is not None:

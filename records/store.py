@@ -196,6 +196,7 @@ class LogStore:
         event_id: str,
         *,
         round_number: int | None = None,
+        table: str | None = None,
         player: Player | None = None,
         player_id: str | None = None,
         newest_first: bool = True,
@@ -205,7 +206,8 @@ class LogStore:
         after: Record | None = None,
     ) -> tuple[Record, ...]:
         """An event's records, newest first (the log screen) or oldest first; optionally of one
-        round and/or one player (`player` by the identity rule; `player_id` alone: by ID);
+        round, one table (as written, width-folded) and/or one player (`player` by the identity
+        rule; `player_id` alone: by ID);
         deleted ones with `include_deleted`, or only those (`only_deleted`, the deleted list).
 
         Paging: `limit` records that come after `after` in this order; a screen shows the first
@@ -213,6 +215,7 @@ class LogStore:
         return self._history.of_event(
             event_id,
             round_number=round_number,
+            table=table,
             player=player,
             player_id=player_id,
             newest_first=newest_first,

@@ -169,10 +169,8 @@ def test_a_judges_session_across_rounds_and_players(apps, disk, regulation) -> N
     open_form(app, DREW)
     assert app.find(ft.Dropdown, label="回戦").value == "3"
     app.route(routes.LOG.link())
-    shown = app.texts()
     # By round, newest first, with the round's heading where it changes.
-    headings = [t for t in shown if t in ("1回戦", "2回戦", "3回戦")]
-    assert headings == ["3回戦", "2回戦", "1回戦"]
+    assert headings(app) == ["3回戦（現在）", "2回戦", "1回戦"]
     listed = rows(app)
     assert [row.split(" | ")[0] for row in listed] == [
         "佐藤一郎",
@@ -184,6 +182,41 @@ def test_a_judges_session_across_rounds_and_players(apps, disk, regulation) -> N
     marked = regulation.infraction("marked-with-pattern").penalty
     assert f"{marked.letter} {marked.title.ja}" in listed[0]
     assert len(live(disk())) == 3
+
+
+def headings(app: FakeApp) -> list[str]:
+    """The log's round headings, top to bottom."""
+    return [t.value for t in app.find_all(ft.Text) if t.color == ft.Colors.PRIMARY and t.value]
+
+
+def test_the_log_groups_by_round_current_first_and_filters_by_round_and_table(apps, disk) -> None:
+    """Issue 20, item 4: a round 2 record entered after a round 3 one joins round 2's group;
+    the current round (whose assembly time passed last) comes first."""
+    store = disk()
+    event = store.current_event()
+    now = now_local()
+    store.set_rounds(
+        event.id,
+        [Round(1, now - timedelta(hours=3)), Round(2, now - timedelta(minutes=20)), Round(3)],
+    )
+    for name, number, table in (
+        ("一", 1, "1"),
+        ("二", 2, "5"),
+        ("三", 3, "5"),
+        ("後から二", 2, "7"),  # entered after the round 3 one
+    ):
+        store.add_record(event.id, RecordInput(Player(name), DREW, round=number, table=table))
+    app = apps(route=routes.LOG.link())
+    assert headings(app) == ["2回戦（現在）", "3回戦", "1回戦"]
+    assert [row.split(" | ")[0] for row in rows(app)] == ["後から二", "二", "三", "一"]
+    app.select(app.find(ft.Dropdown, label="回戦で絞り込む"), "2")
+    assert [row.split(" | ")[0] for row in rows(app)] == ["後から二", "二"]
+    app.type(app.find(ft.TextField, label="卓で絞り込む"), "５")  # width-folded like the form
+    assert [row.split(" | ")[0] for row in rows(app)] == ["二"]
+    app.select(app.find(ft.Dropdown, label="回戦で絞り込む"), "all")
+    assert [row.split(" | ")[0] for row in rows(app)] == ["二", "三"]
+    app.type(app.find(ft.TextField, label="卓で絞り込む"), "99")
+    assert rows(app) == [] and app.has_text("この条件の記録はありません。")
 
 
 def test_filter_by_player_and_the_players_history(apps, disk, regulation) -> None:
