@@ -50,6 +50,7 @@ class Seeded:
     deleted: str
     long_name: str
     long_latin: str
+    late: str  # a tardiness with its evidence (arrival, 8 min 26 s late)
     to_delete: dict[str, str]  # a record per variant of the deletion test, by size
 
 
@@ -75,7 +76,19 @@ def seed(regulation: Regulation, folder: Path) -> Seeded:
         long_name = add(LONG_NAME, "drew-extra-cards", 2, table="123", note=LONG_NOTE)
         long_latin = add(LONG_LATIN, "unintentional-slow-play", 1, player_id="0123456789012")
         to_delete = {size: add(f"削除 {size}", "drew-extra-cards", 3) for size in SIZES}
-    return Seeded(folder, first, repeat, deleted, long_name, long_latin, to_delete)
+        arrived = now - timedelta(hours=1) + timedelta(minutes=8, seconds=26)
+        late = store.add_record(
+            event.id,
+            RecordInput(
+                Player("遅刻 次郎"),
+                "not-seated-5-minutes",
+                round=2,
+                table="9",
+                arrived_at=arrived,
+                late_seconds=506,
+            ),
+        ).id
+    return Seeded(folder, first, repeat, deleted, long_name, long_latin, late, to_delete)
 
 
 def server_for(folder: Path, log: Path) -> Iterator[AppServer]:
@@ -126,6 +139,14 @@ VARIANTS = [
     ),
 ]
 LOCALES = {"ja": "ja-JP", "en": "en-US"}
+# The screens this issue changed, kept as tests/e2e/screenshots/<size>-<lang>[-175-dark]-<name>.
+SCREENSHOTS = {
+    "the log again": "log-by-round",
+    "a deleted record": "log-record-deleted-banner",
+    "a tardiness": "log-record-late",
+    "a new record, picking": "log-new-pick",
+    "the deleted records": "log-deleted-list",
+}
 
 
 def open_variant(open_app, server: AppServer, size: str, lang: str, settings: dict[str, str]):
@@ -145,15 +166,20 @@ def field(label: str) -> Shown:
     return lambda app: app.page.get_by_role("textbox", name=re.compile("^" + re.escape(label)))
 
 
-def sweep(app: FlutterApp, screens: list[tuple[str, str, Shown]]) -> list[str]:
+def sweep(
+    app: FlutterApp, screens: list[tuple[str, str, Shown]], shots: str | None = None
+) -> list[str]:
     """Shows each screen (name, route, what it must show) and checks its layout; every
-    screen's faults, not only the first's."""
+    screen's faults, not only the first's. With `shots` (a file name prefix), a screenshot
+    of each screen named in SCREENSHOTS."""
     failures: list[str] = []
     for name, route, shown in screens:
         app.go(route)
         try:
             app.wait_for(shown(app), timeout=15_000)
             assert_laid_out(app, f"{name} ({route})")
+            if shots is not None and name in SCREENSHOTS:
+                app.screenshot(f"{shots}-{SCREENSHOTS[name]}")
         except AssertionError as exc:
             failures.append(str(exc))
         except Exception as exc:  # a wait that timed out: the screen never showed its text
@@ -175,6 +201,7 @@ def test_every_screen_of_the_log_is_laid_out(
         ("a deleted record", f"/log/records/{seeded.deleted}", text(ui(S.RECORD_SLIP, lang))),
         ("a long name", f"/log/records/{seeded.long_name}", text(ui(S.RECORD_SLIP, lang))),
         ("a long Latin name", f"/log/records/{seeded.long_latin}", text(ui(S.RECORD_SLIP, lang))),
+        ("a tardiness", f"/log/records/{seeded.late}", text(ui(S.RECORD_SLIP, lang))),
         ("a player's history", "/log/players/山田 太郎", text(ui(S.PLAYER_HISTORY, lang))),
         ("a long name's history", f"/log/players/{LONG_NAME}", text(ui(S.PLAYER_HISTORY, lang))),
         ("the form", "/log/new?infraction=drew-extra-cards", field(ui(S.PLAYER_NAME, lang))),
@@ -186,7 +213,8 @@ def test_every_screen_of_the_log_is_laid_out(
         ("the deleted records", "/log/deleted", text(ui(S.LOG_DELETED_TITLE, lang))),
         ("the log again", "/log", text(ui(S.LOG_TITLE, lang))),
     ]
-    failures = sweep(app, screens)
+    shots = lang + ("-175-dark" if settings else "")
+    failures = sweep(app, screens, shots)
     assert not failures, "\n".join(failures)
 
 
