@@ -349,3 +349,30 @@ def test_after_search_and_record_this_penalty_typing_lands_in_the_name_field(
     for box in range(search_box.count()):  # the list pane's search box, beside the form
         assert "Kim" not in search_box.nth(box).input_value()
     assert_laid_out(app, "the form after a search")
+
+
+# -- the player's tournament on the form, removing a round (items 7 and 9) ---------------------
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ja"), ("desktop", "en")])
+def test_the_form_shows_the_players_tournament_and_removing_a_round_asks(
+    open_app, log_server: AppServer, size: str, lang: str
+) -> None:
+    app = open_variant(open_app, log_server, size, lang, {})
+    app.go("/log/new?infraction=unintentional-slow-play")
+    name_box = field(ui(S.PLAYER_NAME, lang))(app)
+    app.wait_for(name_box)
+    app.type_into(name_box, "山田 太郎")
+    so_far = ui(S.FORM_PLAYER_SO_FAR, lang).format(player="山田 太郎", count=2)
+    app.wait_for(app.text(so_far))
+    assert app.text(re.compile(r"^· ")).count() == 2
+    assert_laid_out(app, "the form with the player's tournament")
+    app.screenshot(f"{lang}-log-form-player-so-far")
+    app.go("/log/event")
+    round_3 = ui(S.ROUND_N, lang).format(number=3)
+    app.tap(app.labelled(ui(S.EVENT_REMOVE_ROUND, lang).format(round=round_3)))
+    app.wait_for(app.text(ui(S.EVENT_REMOVE_ROUND_CONFIRM, lang).format(round=round_3)))
+    assert_laid_out(app, "removing a round")
+    app.screenshot(f"{lang}-log-remove-round")
+    app.tap(app.button(ui(S.CANCEL, lang)))
+    app.wait_gone(app.text(ui(S.EVENT_REMOVE_ROUND_CONFIRM, lang).format(round=round_3)))
