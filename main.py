@@ -61,13 +61,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     finder_parser = commands.add_parser("finder", help="the infraction finder's question tree")
     finder_parser.add_argument("--json", action="store_true")
     _add_log_parser(commands)
+    _add_sync_parser(commands)
     return parser.parse_args(argv)
 
 
 def _add_log_parser(commands: argparse._SubParsersAction) -> None:
-    log_parser = commands.add_parser("log", help="the penalty log: add, list, export, import")
+    log_parser = commands.add_parser("log", help="the penalty log: add, list, export, import…")
     log_commands = log_parser.add_subparsers(
-        dest="log_command", metavar="add|list|export|import", required=True, parser_class=_Parser
+        dest="log_command",
+        metavar="add|list|export|import|edit|delete|restore",
+        required=True,
+        parser_class=_Parser,
     )
     add = log_commands.add_parser("add", help="record a penalty")
     add.add_argument("--player", required=True, metavar="NAME")
@@ -92,11 +96,53 @@ def _add_log_parser(commands: argparse._SubParsersAction) -> None:
     imported = log_commands.add_parser("import", help="merge another device's JSON export")
     imported.add_argument("file", metavar="FILE")
     imported.add_argument("--json", action="store_true")
+    edit = log_commands.add_parser("edit", help="change a record's tier, round, table or note")
+    edit.add_argument("record_id", metavar="RECORD_ID")
+    edit.add_argument("--tier", metavar="TIER_ID")
+    edit.add_argument("--round", type=int, metavar="N")
+    edit.add_argument("--table", metavar="T")
+    edit.add_argument("--note", metavar="TEXT")
+    edit.add_argument("--json", action="store_true")
+    for name, about in (
+        ("delete", "delete a record (kept, restorable)"),
+        ("restore", "undo a deletion"),
+    ):
+        changed = log_commands.add_parser(name, help=about)
+        changed.add_argument("record_id", metavar="RECORD_ID")
+        changed.add_argument("--json", action="store_true")
 
 
-def load_data(with_finder: bool) -> tuple[Regulation, Finder | None] | None:
+def _add_sync_parser(commands: argparse._SubParsersAction) -> None:
+    sync_parser = commands.add_parser("sync", help="venue sync: one log for the judge team")
+    sync_commands = sync_parser.add_subparsers(
+        dest="sync_command",
+        metavar="host|join|now|status|leave",
+        required=True,
+        parser_class=_Parser,
+    )
+    host = sync_commands.add_parser("host", help="share an event on the local network")
+    host.add_argument("--bind", metavar="ADDRESS", help="default: the local network's addresses")
+    host.add_argument("--port", type=port_number, metavar="P", help="default: 8765 (0: any)")
+    host.add_argument("--event", metavar="NAME", help="default: the event hosted last or now")
+    code = host.add_mutually_exclusive_group()
+    code.add_argument("--code", metavar="CODE")
+    code.add_argument("--new-code", action="store_true", help="the old code stops working")
+    host.add_argument("--judge", metavar="NAME")
+    host.add_argument("--json", action="store_true")
+    join = sync_commands.add_parser("join", help="join a host and sync once")
+    join.add_argument("address", metavar="ADDRESS")
+    join.add_argument("--code", required=True, metavar="CODE")
+    join.add_argument("--judge", metavar="NAME")
+    join.add_argument("--json", action="store_true")
+    for name, about in (("now", "sync with the host now"), ("status", "what sync is doing")):
+        command = sync_commands.add_parser(name, help=about)
+        command.add_argument("--json", action="store_true")
+    sync_commands.add_parser("leave", help="stop syncing (or end hosting); the log stays")
+
+
+def load_data(with_finder: bool, fault: str = "error") -> tuple[Regulation, Finder | None] | None:
     """The regulation (and the finder's tree, which only the app and `finder` read), loaded
-    and checked; None after one line on stderr saying what is wrong."""
+    and checked; None after one line on stderr saying what is wrong (`fault`: error: …)."""
     from regulation.finder import load_finder
     from regulation.loader import RegulationError, load_regulation
 
@@ -104,14 +150,26 @@ def load_data(with_finder: bool) -> tuple[Regulation, Finder | None] | None:
         regulation = load_regulation()
         return regulation, load_finder(regulation) if with_finder else None
     except (RegulationError, OSError) as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        sys.stderr.write(f"{fault}: {exc}\n")
         return None
 
 
 def run_command(args: argparse.Namespace) -> int:
     from regulation.cli import finder_command, list_command, search_command
 
-    loaded = load_data(with_finder=args.command == "finder")
+    # The judge's own log stays readable with the bundled data damaged: listed and exported
+    # with ids in place of titles, after one line saying so.
+    reads_log = args.command == "log" and args.log_command in ("list", "export")
+    fault = (
+        "warning: the log is shown with ids for titles, the app's data being unusable"
+        if reads_log
+        else "error"
+    )
+    loaded = load_data(with_finder=args.command == "finder", fault=fault)
+    if loaded is None and reads_log:
+        from records.cli import bare_regulation
+
+        loaded = bare_regulation(), None
     if loaded is None:
         return 1
     regulation, finder = loaded
@@ -122,6 +180,10 @@ def run_command(args: argparse.Namespace) -> int:
         from records.cli import log_command
 
         return log_command(args, regulation)
+    if args.command == "sync":
+        from records.cli_sync import sync_command
+
+        return sync_command(args, regulation)
     if args.command == "list":
         list_command(regulation, args.json, out=sys.stdout)
         return 0

@@ -1,4 +1,5 @@
-"""`main.py log add | list | export | import`: the penalty log on the command line.
+"""`main.py log add | list | export | import | edit | delete | restore`: the penalty log on the
+command line.
 
 Argument parsing lives in main.py; the contract (options, JSON shapes) is in README.md. Every
 fault is one line on stderr and a non-zero exit: 2 for a bad value, 1 for anything else.
@@ -35,12 +36,25 @@ def log_command(
         with LogStore.open(regulation) as store:
             if store.recovery:
                 err.write(f"warning: {store.recovery.message}\n")
+            if store.read_only and args.log_command in READ_COMMANDS:
+                err.write(
+                    "note: the penalty log is read-only here, so it can be listed and exported "
+                    f"but not changed ({store.read_only})\n"
+                )
             if store.migration_backup:
                 err.write(
                     f"note: the penalty log was upgraded; the old file was kept as "
                     f"{store.migration_backup}\n"
                 )
-            command = {"add": _add, "list": _list, "export": _export, "import": _import}
+            command = {
+                "add": _add,
+                "list": _list,
+                "export": _export,
+                "import": _import,
+                "edit": _edit,
+                "delete": _delete,
+                "restore": _restore,
+            }
             return command[args.log_command](store, args, out)
     except InvalidInput as exc:
         err.write(f"error: {exc}\n")
@@ -48,6 +62,20 @@ def log_command(
     except LogError as exc:
         err.write(f"error: {exc}\n")
         return 1
+
+
+# What still works where the log cannot be written, or without the guideline's data.
+READ_COMMANDS = ("list", "export")
+
+
+def bare_regulation() -> Regulation:
+    """A guideline with no entries: with the bundled data damaged, `log list` and `log export`
+    still show every record, with its infraction and tier ids in place of their titles."""
+    from regulation.model import Document, Text
+
+    empty = Text("", "")
+    document = Document(label=empty, text_as_of="", source_sha256="", penalty_label=empty)
+    return Regulation(document, (), empty, (), (), (), ())
 
 
 # Options whose value is text the log stores or looks up (FILE and -o are paths: any bytes).
@@ -125,6 +153,46 @@ def _add(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _changed(store: LogStore, record: Record, args: argparse.Namespace, out: TextIO) -> int:
+    event = store.event(record.event_id)
+    name = event.name if event else record.event_id
+    if args.json:
+        _print_json({"record": record_json(record, name), "deleted": record.deleted}, out)
+    else:
+        state = "deleted" if record.deleted else "saved"
+        out.write(f"{state} in {name!r}: {record.id}\n")
+    return 0
+
+
+def _record(store: LogStore, record_id: str) -> Record:
+    found = store.record(record_id.strip())
+    if found is None:
+        raise InvalidInput(f"no record with id {record_id!r}", "record", "unknown_id")
+    return found
+
+
+def _edit(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    """Changes the fields given; the others stay as they are."""
+    old = _record(store, args.record_id)
+    entry = RecordInput(
+        player=old.player,
+        infraction_id=old.infraction_id,
+        tier_id=args.tier if args.tier is not None else old.tier_id,
+        round=args.round if args.round is not None else old.round,
+        table=args.table if args.table is not None else old.table,
+        note=args.note if args.note is not None else old.note,
+    )
+    return _changed(store, store.edit_record(old.id, entry), args, out)
+
+
+def _delete(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    return _changed(store, store.delete_record(_record(store, args.record_id).id), args, out)
+
+
+def _restore(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
+    return _changed(store, store.restore_record(_record(store, args.record_id).id), args, out)
+
+
 def _list(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
     event = _event(store, args.event, create=False)
     player = Player(args.player) if args.player is not None else None
@@ -151,7 +219,7 @@ def _export(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "csv":
         data = export_csv(event, records, store.regulation)
     else:
-        data = json_bytes(export_json(event, records))
+        data = json_bytes(export_json(event, records, store.export_versions(event.id)))
     if args.output:
         write_file(Path(args.output), data)
         live = sum(not r.deleted for r in records)
@@ -174,8 +242,15 @@ def _import(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
         _print_json(report.as_dict(), out)
         return 0
     created = " (new event)" if report.event_created else ""
+    elsewhere = ""
+    if report.elsewhere:
+        names = ", ".join(repr(name) for name in report.elsewhere_events)
+        elsewhere = (
+            f"; {report.elsewhere} more already belong to another event here ({names}): "
+            "merged there, not moved"
+        )
     out.write(
         f"imported {args.file} into {report.event.name!r}{created}: added {report.added}, "
-        f"updated {report.updated}, unchanged {report.unchanged}\n"
+        f"updated {report.updated}, unchanged {report.unchanged}{elsewhere}\n"
     )
     return 0

@@ -15,17 +15,21 @@ from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from .errors import LogError, Unwritable
 from .faults import describe_fault
 from .locks import Lock
 from .model import Player
+from .sync.hlc import clock_offset
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_TEST_OFFSET = clock_offset()
 MICROSECOND = timedelta(microseconds=1)
 
 
 def now_local() -> datetime:
-    """The current time with the device's UTC offset (what created_at / updated_at carry)."""
-    return datetime.now().astimezone()
+    """The current time with the device's UTC offset (what created_at / updated_at carry);
+    plus the test-only offset of records/sync/hlc.py (the sync simulation's wrong clock)."""
+    return (datetime.now() + _TEST_OFFSET).astimezone()
 
 
 def to_us(moment: datetime) -> int:
@@ -50,6 +54,7 @@ class Database:
     ) -> None:
         self.connection = connection
         self.users_lock = users_lock  # records/locks.py: dropped when the connection closes
+        self.read_only: str | None = None  # why, when the log could only be opened to read
         self.path = path
         self.clock = clock
         self.lock = threading.RLock()
@@ -67,6 +72,8 @@ class Database:
     def write(self, doing: str = "not saved") -> Iterator[sqlite3.Connection]:
         """One write transaction; committed (durably) when the block ends, else rolled back."""
         db = self.connection
+        if self.read_only:
+            raise Unwritable(f"{doing}: the penalty log is read-only here ({self.read_only})")
         with self.lock:
             try:
                 db.execute("BEGIN IMMEDIATE")
@@ -108,7 +115,12 @@ class Database:
         win a merge against the version it replaced)."""
         moment = self.clock()
         if after is not None and moment <= after:
-            moment = (after + MICROSECOND).astimezone(moment.tzinfo)
+            try:
+                moment = (after + MICROSECOND).astimezone(moment.tzinfo)
+            except OverflowError:  # a time from before times were bounded (validate.aware)
+                raise LogError(
+                    f"this record's time {iso(after)} is out of range: it cannot be changed"
+                ) from None
         return moment
 
     def integrity_check(self) -> str:

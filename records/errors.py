@@ -22,3 +22,8 @@ class InvalidInput(LogError):
         super().__init__(message)
         self.field = field
         self.reason = reason
+
+
+class Unwritable(LogError):
+    """The log cannot be written where it is (a read-only folder or file, a full disk, a write
+    error); it may still be read (records/opening.py opens it read-only then)."""

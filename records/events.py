@@ -12,6 +12,7 @@ from . import validate
 from .database import Database, iso
 from .errors import InvalidInput
 from .model import Event, Round
+from .sync import local
 
 _CURRENT_EVENT = "current_event"
 
@@ -108,6 +109,7 @@ class Events:
                 "UPDATE events SET name = ?, date = ? WHERE id = ?",
                 (name, day.isoformat() if day else None, rowid),
             )
+            local.save_event(self._database, db, event_id)
         return self.or_fail(event_id)
 
     def set_rounds(self, event_id: str, rounds: Sequence[Round]) -> Event:
@@ -130,6 +132,7 @@ class Events:
                 "INSERT INTO rounds (event_id, number, assembly_at) VALUES (?, ?, ?)",
                 [(rowid, r.number, iso(r.assembly_at) if r.assembly_at else None) for r in rounds],
             )
+            local.save_event(self._database, db, event_id)
         return self.or_fail(event_id)
 
     def set_round(self, event_id: str, number: int, assembly_at: datetime | None) -> Event:
@@ -146,6 +149,10 @@ class Events:
             event = self.get(rows[0][0])
             if event:
                 return event
+        if self._database.read_only:  # nothing can be created: the newest event, if any
+            newest = self.all()
+            if newest:
+                return newest[0]
         today = self._database.clock().date()
         with self._database.write() as db:
             name = today.isoformat()

@@ -1,22 +1,28 @@
 """Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
 
-JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`)::
+JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still read)::
 
     {"format": "ocg-penalty-guide/penalty-log", "version": 2,
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
-               "rounds": [{"number": N, "assembly_at": ISO|null}…]},
-     "records": [RECORD + {"deleted": BOOL}…]}
+               "rounds": [{"number": N, "assembly_at": ISO|null}…], "versions": [ITEM…]},
+     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…]}
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
-"infraction", "tier", "note"}, and since version 2 the record's evidence: "arrived_at" (ISO or
-null: when a late player arrived), "late_seconds" (whole seconds after the assembly time, or
-null) and "occurrence" (the repeat count when it was recorded: 1 a first infraction, 2 the first
-repeat; null when unknown). Version 1 files are read as well (no evidence). Records are oldest
+"infraction", "tier", "note", "recorded_by": {"judge", "device"}|null}. Records are oldest
 first and include deletions (`"deleted": true`, kept so that a merge never brings a deleted
 record back). Readers ignore keys they do not know; a change that an older reader would misread
 gets a new `version`.
+
+Version 2 adds (all optional when reading): `recorded_by`, and `versions`, every saved version of
+the record or of the event's settings as venue sync sends them (ITEM: records/sync/protocol.py),
+so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
+counts as one version stamped from its `updated_at`.
+
+Also since version 2, each record's evidence: "arrived_at" (ISO or null: when a late player
+arrived), "late_seconds" (whole seconds after the assembly time, or null) and "occurrence" (the
+repeat count when it was recorded: 1 a first infraction, 2 the first repeat; null when unknown).
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -35,7 +41,9 @@ import json
 import os
 import stat
 import tempfile
+import unicodedata
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +56,13 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .sync.hlc import orderable
+from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
+from .sync.local import legacy_version
+from .sync.protocol import item_json, parse_item
 
 FORMAT = "ocg-penalty-guide/penalty-log"
-FORMAT_VERSION = 2  # 2: the records' evidence (arrival, seconds late, repeat count)
+FORMAT_VERSION = 2  # 2: recorded_by, versions, each record's evidence
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 # The parser's work and memory are bounded before it starts: a file of 50 MB holds at most
 # about 170,000 records (300 bytes each at the least), two objects each, so a million objects
@@ -75,11 +87,18 @@ CSV_COLUMNS = (
     "tier_ja",
     "tier_en",
     "note",
+    "recorded_by_judge",
+    "recorded_by_device",
     "arrived_at",  # a late player's arrival (ISO 8601)
     "late_minutes",  # how late after the assembly time: whole minutes…
     "late_seconds",  # …and the seconds beyond them (8 min 26 s: 8 and 26)
     "occurrence",  # the repeat count when recorded (2: the first repeat)
 )
+# A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
+# move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
+# to these). LibreOffice 7.4, checked here, keeps "＝1+1" as text; Excel, which turns formula
+# characters typed full-width on a Japanese keyboard into a formula, could not be checked
+# offline; a leading apostrophe costs nothing where it was not needed.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -99,6 +118,11 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
         "infraction": record.infraction_id,
         "tier": record.tier_id,
         "note": record.note,
+        "recorded_by": (
+            {"judge": record.recorded_by.judge, "device": record.recorded_by.device}
+            if record.recorded_by
+            else None
+        ),
     }
 
 
@@ -111,8 +135,14 @@ def evidence_json(record: Record) -> dict[str, Any]:
     }
 
 
-def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
-    return {
+def export_json(
+    event: Event, records: tuple[Record, ...], versions: Sequence[ItemVersion] = ()
+) -> dict[str, Any]:
+    """The export; with `versions` (LogStore.export_versions), each thing's history too."""
+    by_item: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for version in versions:
+        by_item.setdefault((version.kind, version.item_id), []).append(item_json(version))
+    payload: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "exported_at": iso(now_local()),
@@ -134,6 +164,11 @@ def export_json(event: Event, records: tuple[Record, ...]) -> dict[str, Any]:
             for r in records
         ],
     }
+    if versions:
+        payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
+        for entry in payload["records"]:
+            entry["versions"] = by_item.get((RECORD, entry["id"]), [])
+    return payload
 
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
@@ -143,7 +178,8 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
 def _cell(value: str | None) -> str:
     if not value:
         return ""
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    first = unicodedata.normalize("NFKC", value[0])
+    return "'" + value if first.startswith(_FORMULA_STARTS) else value
 
 
 def _late_cells(late_seconds: int | None) -> tuple[str, str]:
@@ -180,6 +216,8 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 tier.title.ja if tier else "",
                 tier.title.en if tier else "",
                 _cell(record.note),
+                _cell(record.recorded_by.judge if record.recorded_by else None),
+                record.recorded_by.device if record.recorded_by else "",
                 iso(record.arrived_at) if record.arrived_at else "",
                 *_late_cells(record.late_seconds),
                 "" if record.occurrence is None else str(record.occurrence),
@@ -307,6 +345,7 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
             Round(number, None if at is None else validate.iso_datetime(at, f"{where}.assembly_at"))
         )
     records = []
+    found = _versions(event, "event", EVENT, event_id, event_id, regulation)
     seen: set[str] = set()
     for index, entry in enumerate(_list(payload, "records", "records")):
         record = _record(entry, f"records[{index}]", event_id, event_name, regulation)
@@ -317,8 +356,36 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
                 "duplicate",
             )
         seen.add(record.id)
+        found += _versions(entry, f"records[{index}]", RECORD, record.id, event_id, regulation)
         records.append(record)
-    return ImportedEvent(event_id, event_name, event_date, tuple(rounds), tuple(records))
+    if found:  # a record without versions counts as one (as from a version-1 file)
+        have = {v.item_id for v in found if v.kind == RECORD}
+        found += [legacy_version(r) for r in records if r.id not in have]
+    return ImportedEvent(
+        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found)
+    )
+
+
+def _versions(
+    entry: dict[str, Any],
+    where: str,
+    kind: str,
+    item_id: str,
+    event_id: str,
+    regulation: Regulation,
+) -> list[ItemVersion]:
+    """A thing's `versions` (format 2), each checked as venue sync checks it."""
+    given = entry.get("versions", [])
+    if not isinstance(given, list):
+        raise InvalidInput(f"{where}.versions: must be a list", f"{where}.versions")
+    found = []
+    for index, item in enumerate(given):
+        at = f"{where}.versions[{index}]"
+        version = parse_item(item, at, event_id, regulation)
+        if version.kind != kind or version.item_id != item_id:
+            raise InvalidInput(f"{at}: a version of something else", at)
+        found.append(version)
+    return found
 
 
 def _bounded_int(digits: str) -> int:
@@ -345,6 +412,14 @@ def _record(
             raise InvalidInput(
                 f"{where}.{key}: missing (null when empty)", f"{where}.{key}", "required"
             )
+    for key in ("created_at", "updated_at"):
+        moment = validate.iso_datetime(entry.get(key), f"{where}.{key}")
+        if not orderable(moment):
+            raise InvalidInput(
+                f"{where}.{key}: {moment.year} is outside the years the log can order",
+                f"{where}.{key}",
+                "out_of_range",
+            )
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
@@ -364,6 +439,7 @@ def _record(
         tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
         note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
+        recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
         arrived_at=arrived_at,
         late_seconds=validate.late_seconds(entry.get("late_seconds"), f"{where}.late_seconds"),
         occurrence=validate.occurrence(entry.get("occurrence"), f"{where}.occurrence"),

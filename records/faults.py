@@ -7,7 +7,7 @@ import errno
 import sqlite3
 from pathlib import Path
 
-from .errors import LogError
+from .errors import LogError, Unwritable
 
 BUSY_TIMEOUT_S = 5.0  # another process (the command line, a second window) holding the lock
 
@@ -27,10 +27,14 @@ def is_corruption(exc: sqlite3.Error) -> bool:
 
 
 def describe_fault(exc: BaseException, path: Path, doing: str) -> LogError:
-    """One line for a failed database or file operation: what, where, why."""
+    """One line for a failed database or file operation: what, where, why. An `Unwritable`
+    when the cause is that nothing can be written there (read-only, full, a write error)."""
+    unwritable = False
     if isinstance(exc, sqlite3.Error):
         code = _code(exc)
         name = getattr(exc, "sqlite_errorname", None) or type(exc).__name__
+        unwritable = code in (_SQLITE_FULL, _SQLITE_IOERR, _SQLITE_READONLY, _SQLITE_PERM)
+        unwritable = unwritable or code == _SQLITE_CANTOPEN
         if code == _SQLITE_FULL:
             why = f"the disk is full ({name})"
         elif code == _SQLITE_IOERR:
@@ -46,10 +50,12 @@ def describe_fault(exc: BaseException, path: Path, doing: str) -> LogError:
     elif isinstance(exc, OSError):
         if exc.errno in (errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", -1)):
             why = f"the disk is full ({exc.strerror})"
+            unwritable = True
         elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             why = f"the folder is read-only or not accessible ({exc.strerror})"
+            unwritable = True
         else:
             why = exc.strerror or str(exc)
     else:
         why = str(exc)
-    return LogError(f"{doing}: {why} — {path}")
+    return (Unwritable if unwritable else LogError)(f"{doing}: {why} — {path}")

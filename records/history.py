@@ -16,8 +16,9 @@ from . import validate
 from .database import Database, iso, to_us
 from .errors import InvalidInput
 from .events import Events
-from .model import Player, Record, RecordInput, RepeatCheck
+from .model import Player, Record, RecordedBy, RecordInput, RepeatCheck
 from .players import Players
+from .sync import local
 from .tardiness import TardinessSuggestion, suggest_tardiness
 from .tiers import suggested_tier_up
 
@@ -28,7 +29,7 @@ _BY_PLAYER = "records INDEXED BY records_by_player"
 # joining them on every row cost as much again as reading the records.
 RECORD_COLUMNS = (
     "uuid, event_id, created_at, updated_at, round, table_label, player_ref, infraction, tier,"
-    " note, deleted, arrived_at, late_seconds, occurrence"
+    " note, deleted, recorded_judge, recorded_device, arrived_at, late_seconds, occurrence"
 )
 
 
@@ -64,7 +65,9 @@ class History:
             occurrence=repeat.occurrence,
         )
         with self._database.write() as db:
+            record = replace(record, recorded_by=local.who(db))
             self.insert(db, self._events.rowid(db, event_id), record)
+            local.save_record(self._database, db, record)
         return record
 
     def insert(self, db: sqlite3.Connection, event_rowid: int, record: Record) -> None:
@@ -72,9 +75,9 @@ class History:
         player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
         db.execute(
             "INSERT INTO records (uuid, event_id, player_ref, round, table_label, infraction,"
-            " tier, note, created_at, updated_at, created_us, updated_us, deleted, arrived_at,"
-            " late_seconds, occurrence)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " tier, note, created_at, updated_at, created_us, updated_us, deleted,"
+            " recorded_judge, recorded_device, arrived_at, late_seconds, occurrence)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id,
                 event_rowid,
@@ -89,6 +92,7 @@ class History:
                 to_us(record.created_at),
                 to_us(record.updated_at),
                 int(record.deleted),
+                *_by(record),
                 *_evidence(record),
             ),
         )
@@ -98,8 +102,9 @@ class History:
         player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
         db.execute(
             "UPDATE records SET player_ref = ?, round = ?, table_label = ?, infraction = ?,"
-            " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ?, arrived_at = ?,"
-            " late_seconds = ?, occurrence = ? WHERE uuid = ?",
+            " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ?, recorded_judge = ?,"
+            " recorded_device = ?, arrived_at = ?, late_seconds = ?, occurrence = ?"
+            " WHERE uuid = ?",
             (
                 player_ref,
                 record.round,
@@ -110,6 +115,7 @@ class History:
                 iso(record.updated_at),
                 to_us(record.updated_at),
                 int(record.deleted),
+                *_by(record),
                 *_evidence(record),
                 record.id,
             ),
@@ -140,6 +146,7 @@ class History:
                 new = replace(new, occurrence=self.repeats_of(new).occurrence)
             with database.write() as db:
                 self.update(db, new)
+                local.save_record(database, db, new)
         return new
 
     def set_deleted(self, record_id: str, deleted: bool) -> Record:
@@ -153,9 +160,18 @@ class History:
             new = replace(old, deleted=deleted, updated_at=database.next_time(old.updated_at))
             with database.write() as db:
                 self.update(db, new)
+                local.save_record(database, db, new)
         return new
 
     # -- reading ------------------------------------------------------------------------------
+
+    def without_versions(self) -> list[Record]:
+        """Records with no saved version (made before venue sync), tombstones included."""
+        rows = self._database.read(
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE NOT EXISTS (SELECT 1 FROM"
+            " item_versions v WHERE v.kind = 'record' AND v.item_uuid = r.uuid)"
+        )
+        return list(self.build(rows))
 
     def get(self, record_id: str) -> Record | None:
         """A record by id, a tombstone included."""
@@ -322,6 +338,11 @@ class History:
                 gc.enable()
 
 
+def _by(record: Record) -> tuple[str | None, str | None]:
+    by = record.recorded_by
+    return (by.judge, by.device) if by else (None, None)
+
+
 def _records(
     rows: list[tuple],
     players: dict[int, Player],
@@ -342,6 +363,7 @@ def _records(
                 tier,
                 note,
                 bool(deleted),
+                RecordedBy(judge or "", device) if device else None,
                 None if arrived_at is None else parse(arrived_at),
                 late_seconds,
                 occurrence,
@@ -358,6 +380,8 @@ def _records(
                 tier,
                 note,
                 deleted,
+                judge,
+                device,
                 arrived_at,
                 late_seconds,
                 occurrence,

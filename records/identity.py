@@ -9,6 +9,12 @@ Judges type names in a hurry, on different devices: 山田太郎, 山田　太�
 2. Otherwise (one or both without an ID): the same player when the names are equal after
    `name_key` (NFKC width folding, case folding, every space removed, so 山田 太郎 = 山田太郎).
 
+Invisible characters do not count (`visible`): format characters (Unicode category Cf: zero
+width spaces and joiners, bidi controls, the BOM, the soft hyphen) and the other default-ignorable
+code points (variation selectors, Hangul fillers, …) are left out of both keys, so 山\u200b田太郎
+is 山田太郎; a name or ID made of nothing else is refused (records/validate.py). The name is kept
+as written (an emoji's joiner, a kanji's variation selector stay in the record).
+
 Names are not folded further for identity: katakana and hiragana stay apart (ユキ and ゆき may
 be two people) and the long-vowel mark counts (ユーキ is not ユキ). Type-ahead, which only
 offers names, is looser: `search_key` is regulation.normalize.fold (kana, width, case,
@@ -21,18 +27,47 @@ import unicodedata
 
 from regulation.normalize import fold
 
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt) outside category Cf.
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong / jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0xFFF0, 0xFFF8),  # unassigned specials
+    (0xE0000, 0xE0FFF),  # tags, variation selectors supplement
+)
+
+
+def invisible(char: str) -> bool:
+    """A character that shows nothing: a format character or another default ignorable."""
+    if unicodedata.category(char) == "Cf":
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
+
+
+def visible(text: str) -> str:
+    """`text` without its invisible characters."""
+    return "".join(char for char in text if not invisible(char))
+
+
+def _key(text: str) -> str:
+    return "".join(visible(unicodedata.normalize("NFKC", text)).casefold().split())
+
 
 def name_key(name: str) -> str:
-    """A name's identity form: width and case folded, without spaces."""
-    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """A name's identity form: width and case folded, without spaces or invisible characters."""
+    return _key(name)
 
 
 def id_key(player_id: str | None) -> str | None:
     """A player ID's identity form (None for no ID)."""
     if player_id is None:
         return None
-    key = "".join(unicodedata.normalize("NFKC", player_id).casefold().split())
-    return key or None
+    return _key(player_id) or None
 
 
 def search_words(name: str) -> str:

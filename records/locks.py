@@ -57,14 +57,20 @@ class Lock:
         return self._fd is not None
 
     def _try(self, operation: int) -> bool:
+        """True once the lock is taken (or cannot be had at all: see `_give_up`)."""
         assert fcntl is not None and self._fd is not None
         try:
             fcntl.flock(self._fd, operation | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno in _TIMEOUT_ERRNOS:
                 return False
-            raise
+            self._give_up()
         return True
+
+    def _give_up(self) -> None:
+        """A file system without flock (ENOLCK, EINVAL: some network shares): no lock, as on
+        Windows, rather than no log."""
+        self.release()
 
     def wait(self, exclusive: bool, doing: str) -> None:
         """Takes the lock, waiting at most BUSY_TIMEOUT_S; else LogError with one line."""
@@ -92,7 +98,10 @@ class Lock:
         """From exclusive to shared (or shared at once: only an opener holds it exclusively,
         and openers take turns under the opening lock)."""
         if fcntl is not None and self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_SH)
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_SH)
+            except OSError:
+                self._give_up()
 
     def release(self) -> None:
         if self._fd is not None:

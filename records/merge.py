@@ -1,36 +1,55 @@
-"""The merge of another device's event into this log: what file import (records/exchange.py)
-and venue sync share. The rule, in one place (`incoming_wins`):
+"""The merge of versions from elsewhere into this log: what file import (records/exchange.py) and
+venue sync (records/sync/) share, so that a file and sync never disagree.
 
-- a record counts once, by its UUID; a new one is added as it is;
-- of two versions, the later `updated_at` wins; at the same instant with different contents
-  (two devices' clocks colliding), a tombstone wins, then the larger content — so every device
-  converges on the same log whatever the order of the merges;
-- a tombstone stays a tombstone unless a later edit or restore beats it;
-- the event is matched by its UUID, else by its name, else created; its date and the rounds'
-  assembly times fill only what is missing here.
+The rule (records/sync/hlc.py): every version of a record or of an event's settings is kept
+(table `item_versions`); the current one — the row in `records`, `events`, `rounds` — is the
+version with the largest (stamp, device id), the same on every device whatever arrived in what
+order or how often. A deletion and a restoration are versions like any edit. A version-1 export
+(no versions) gives each record one version stamped from its `updated_at` (`legacy_version`).
+
+An imported event is matched by its UUID, else by its name, else created; from a version-1 file
+its date and the rounds' assembly times fill only what is missing here. A record whose UUID
+already lives in another event of this log stays in that event (a merge never moves a record
+between events): its versions are merged there by the same rule, and the report counts it apart
+(`elsewhere`, with the events' names), not as added or updated here.
 """
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .database import Database, iso, to_us
+from .database import Database, iso
 from .events import Events
 from .history import RECORD_COLUMNS, History
 from .model import MergeReport, Record, Round
+from .sync import items, versions
+from .sync.items import EVENT, RECORD, ItemVersion
+from .sync.local import legacy_version
 
 
 @dataclass(frozen=True, slots=True)
 class ImportedEvent:
     """Another device's export, validated (records/exchange.py): its event and records, whose
-    `event_id` is the exporting device's event UUID."""
+    `event_id` is the exporting device's event UUID; from a version-2 file, every version of
+    each record and of the event's settings too."""
 
     id: str
     name: str
     date: date | None
     rounds: tuple[Round, ...]
     records: tuple[Record, ...]
+    versions: tuple[ItemVersion, ...] = ()  # empty: a version-1 file
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    added: int
+    updated: int
+    unchanged: int
+    new_versions: int
 
 
 def merge(
@@ -62,47 +81,118 @@ def merge(
                 " SET assembly_at = excluded.assembly_at WHERE rounds.assembly_at IS NULL",
                 (rowid, entry.number, at),
             )
-        added = updated = unchanged = 0
-        for record in incoming.records:
-            record = replace(record, event_id=local_uuid)
-            rows = db.execute(
-                f"SELECT {RECORD_COLUMNS} FROM records WHERE uuid = ?", (record.id,)
-            ).fetchall()
-            if not rows:
-                history.insert(db, rowid, record)
-                added += 1
-                continue
-            local = history.build(rows, db)[0]
-            if incoming_wins(local, replace(record, event_id=local.event_id)):
-                history.update(db, record)
-                updated += 1
-            else:
-                unchanged += 1
+        given = incoming.versions or tuple(legacy_version(r) for r in incoming.records)
+        moved = [
+            replace(v, event_id=local_uuid)
+            for v in given
+            if v.kind == RECORD or (v.kind == EVENT and v.item_id == local_uuid)
+        ]
+        homes = _homes(db, sorted({v.item_id for v in moved if v.kind == RECORD}))
+        away = {record_id for record_id, home in homes.items() if home != local_uuid}
+        applied = apply(db, events, history, [v for v in moved if not _is_away(v, away)])
+        apply(db, events, history, [v for v in moved if _is_away(v, away)])  # counted apart
     event = events.or_fail(local_uuid)
-    return MergeReport(event, added, updated, unchanged, created)
+    names = tuple(sorted({events.or_fail(homes[record_id]).name for record_id in away}))
+    return MergeReport(
+        event, applied.added, applied.updated, applied.unchanged, created, len(away), names
+    )
 
 
-def incoming_wins(local: Record, incoming: Record) -> bool:
-    """The later updated_at wins. At the same instant with different contents (two devices'
-    clocks colliding), a tombstone wins, then the larger content: every device converges."""
-    if incoming == local:
-        return False
-    local_us, incoming_us = to_us(local.updated_at), to_us(incoming.updated_at)
-    if incoming_us != local_us:
-        return incoming_us > local_us
-    if incoming.deleted != local.deleted:
-        return incoming.deleted
-    return _content(incoming) > _content(local)
+def _is_away(version: ItemVersion, away: set[str]) -> bool:
+    return version.kind == RECORD and version.item_id in away
 
 
-def _content(record: Record) -> tuple[str, ...]:
-    return (
-        record.player.name,
-        record.player.player_id or "",
-        str(record.round or 0),
-        record.table or "",
-        record.infraction_id,
-        record.tier_id,
-        record.note or "",
-        iso(record.updated_at),
+def _homes(db: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
+    """Record UUID → the UUID of the event it lives in here, for the records already here."""
+    found: dict[str, str] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(
+            "SELECT records.uuid, events.uuid FROM records JOIN events"
+            f" ON events.id = records.event_id WHERE records.uuid IN ({marks})",
+            chunk,
+        )
+        found.update((str(record), str(event)) for record, event in rows)
+    return found
+
+
+def apply(
+    db: sqlite3.Connection,
+    events: Events,
+    history: History,
+    given: Iterable[ItemVersion],
+    *,
+    from_host: bool = False,
+) -> Applied:
+    """Stores the versions (a set union) and makes each touched thing's current version the
+    row here; inside the caller's write. Events first, so that their records find them."""
+    given = list(given)
+    touched = versions.add(db, given, from_host=from_host)
+    for _kind, _event, item in sorted(t for t in touched if t[0] == EVENT):
+        winner = versions.current(db, EVENT, item)
+        assert winner is not None
+        _apply_event(db, events, winner)
+    ids = sorted({item for kind, _event, item in touched if kind == RECORD})
+    winners = versions.currents(db, RECORD, ids)
+    here = _records_here(db, history, ids)
+    added = updated = 0
+    rowids: dict[str, int] = {}
+    for record_id in ids:
+        record = items.record_from(winners[record_id])
+        found = here.get(record_id)
+        if found is None:
+            rowid = rowids.get(record.event_id) or _event_rowid(db, events, record.event_id)
+            history.insert(db, rowids.setdefault(record.event_id, rowid), record)
+            added += 1
+            continue
+        record = replace(record, event_id=found.event_id)  # a record never changes event
+        if found != record:
+            history.update(db, record)
+            updated += 1
+    records = {v.item_id for v in given if v.kind == RECORD}
+    return Applied(added, updated, len(records) - added - updated, len(touched))
+
+
+def _records_here(db: sqlite3.Connection, history: History, ids: list[str]) -> dict[str, Record]:
+    """The rows here of these records (a few queries, not one each)."""
+    found: dict[str, Record] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"SELECT {RECORD_COLUMNS} FROM records WHERE uuid IN ({marks})", chunk)
+        found.update((r.id, r) for r in history.build(rows.fetchall(), db))
+    return found
+
+
+def _event_rowid(db: sqlite3.Connection, events: Events, event_id: str) -> int:
+    """The event's row; a placeholder named by its UUID if its settings have not come yet."""
+    found = db.execute("SELECT id FROM events WHERE uuid = ?", (event_id,)).fetchone()
+    if found:
+        return int(found[0])
+    return events.insert(db, event_id, _free_name(db, event_id, None), None)
+
+
+def _free_name(db: sqlite3.Connection, name: str, rowid: int | None) -> str:
+    """`name`, or `name (2)`, `name (3)`… when another event here already has it."""
+    candidate, counter = name, 1
+    while db.execute(
+        "SELECT 1 FROM events WHERE name = ? AND id IS NOT ?", (candidate, rowid)
+    ).fetchone():
+        counter += 1
+        candidate = f"{name} ({counter})"
+    return candidate
+
+
+def _apply_event(db: sqlite3.Connection, events: Events, winner: ItemVersion) -> None:
+    event = items.event_from(winner)
+    rowid = _event_rowid(db, events, event.id)
+    db.execute(
+        "UPDATE events SET name = ?, date = ? WHERE id = ?",
+        (_free_name(db, event.name, rowid), event.date.isoformat() if event.date else None, rowid),
+    )
+    db.execute("DELETE FROM rounds WHERE event_id = ?", (rowid,))
+    db.executemany(
+        "INSERT INTO rounds (event_id, number, assembly_at) VALUES (?, ?, ?)",
+        [(rowid, r.number, iso(r.assembly_at) if r.assembly_at else None) for r in event.rounds],
     )

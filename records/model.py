@@ -67,8 +67,18 @@ class RecordInput:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordedBy:
+    """Who saved something: the judge's name and the device's id (records/sync)."""
+
+    judge: str
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
-    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`)."""
+    """One penalty the judge recorded. A deleted record stays as a tombstone (`deleted`).
+
+    `recorded_by` is who first recorded it (None for records made before venue sync)."""
 
     id: str  # UUID
     event_id: str  # the event's UUID
@@ -81,11 +91,23 @@ class Record:
     tier_id: str
     note: str | None
     deleted: bool = False
+    recorded_by: RecordedBy | None = None
     arrived_at: datetime | None = None  # tardiness evidence (RecordInput)
     late_seconds: int | None = None
     # The repeat count when the record was saved (1: a first infraction, 2: the first repeat),
     # as the judge was told it; None for records saved before it was kept.
     occurrence: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordVersion:
+    """One saved version of a record (its history, oldest first): who saved it and when (the
+    saving device's clock). `current` marks the version every device shows (records/sync/rule)."""
+
+    record: Record
+    recorded_by: RecordedBy | None
+    saved_at: datetime
+    current: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +161,22 @@ class MergeReport:
     updated: int
     unchanged: int
     event_created: bool = False
+    # Records whose UUID already lives in another event of this log: merged there by the same
+    # rule, never moved (records/merge.py); the names of those events, in the report's words.
+    elsewhere: int = 0
+    elsewhere_events: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, int]:
-        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged}
+    def as_dict(self) -> dict[str, object]:
+        """The command line's JSON report; `elsewhere` (and those events' names) only when
+        there are any, so that the usual report keeps the contract's three counts."""
+        counts: dict[str, object] = {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+        }
+        if self.elsewhere:
+            counts |= {"elsewhere": self.elsewhere, "elsewhere_events": list(self.elsewhere_events)}
+        return counts
 
 
 @dataclass(frozen=True, slots=True)

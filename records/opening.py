@@ -3,7 +3,12 @@ aside (renamed with a timestamp, never deleted), a newer app's file refused, the
 (records/schema.py, with a backup copy first).
 
 Processes opening one log at once take turns, and a file someone else has open is never set
-aside (records/locks.py): several judges' first saves into a new log all land in it."""
+aside (records/locks.py): several judges' first saves into a new log all land in it.
+
+Where the log cannot be written (a read-only folder or file, a full disk) but can be read, it is
+opened read-only (`Opened.read_only` says why), so that the judge can still list and export it:
+SQLite's `mode=ro`, or, when that needs a -shm file that cannot be made and there is no -wal
+file (the database file then holds every commit), `immutable=1`."""
 
 from __future__ import annotations
 
@@ -14,12 +19,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .errors import LogError
+from .errors import LogError, Unwritable
 from .faults import BUSY_TIMEOUT_S, describe_fault, is_corruption
 from .locks import Lock, lock_path
 from .model import Recovery
 from .paths import unused_path
-from .schema import Migration, check_not_newer, is_foreign, migrate
+from .schema import Migration, check_not_newer, is_foreign, migrate, user_version
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -30,6 +35,7 @@ class Opened:
     recovery: Recovery | None  # set when a damaged or foreign file was moved aside
     migration_backup: Path | None  # the copy taken before a schema upgrade
     users_lock: Lock  # held (shared) while the connection is open; release after closing it
+    read_only: str | None = None  # why the log could only be opened read-only (one line)
 
 
 def open_connection(
@@ -47,14 +53,51 @@ def open_connection(
         alone = users.take_alone()
         if not alone:
             users.share()
-        connection, recovery, backup = _open_checked(path, clock, migrations, alone)
+        try:
+            connection, recovery, backup = _open_checked(path, clock, migrations, alone)
+            read_only = None
+        except Unwritable as cause:
+            connection = _open_read_only(path, migrations[-1].version, cause)
+            recovery, backup, read_only = None, None, str(cause)
         users.share()
     except BaseException:
         users.release()
         raise
     finally:
         opening.release()
-    return Opened(connection, recovery, backup, users)
+    return Opened(connection, recovery, backup, users, read_only)
+
+
+def _open_read_only(path: Path, version: int, cause: Unwritable) -> sqlite3.Connection:
+    """The log opened for reading only, when it is a sound penalty log at this app's schema
+    version; else `cause` is raised (the one line that says why it cannot be written)."""
+    try:
+        if path.stat().st_size == 0 or _header_fault(path):
+            raise cause
+        wal = path.with_name(path.name + "-wal")
+        complete = not wal.exists() or wal.stat().st_size == 0
+    except OSError:
+        raise cause from None
+    uri = path.absolute().as_uri()
+    for query in ("mode=ro", "immutable=1") if complete else ("mode=ro",):
+        connection = None
+        try:
+            connection = sqlite3.connect(
+                f"{uri}?{query}",
+                uri=True,
+                timeout=BUSY_TIMEOUT_S,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            connection.execute("PRAGMA query_only = ON")
+            sound = not is_foreign(connection) and user_version(connection) == version
+            if sound and connection.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
+                return connection
+        except sqlite3.Error:
+            pass
+        if connection is not None:
+            connection.close()
+    raise cause
 
 
 def _open_checked(

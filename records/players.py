@@ -13,10 +13,32 @@ from .database import Database
 from .identity import id_key, name_key, search_compact, search_words
 from .model import Player, PlayerSummary, Record
 
+# The identity rule's version (records/identity.py): the keys stored in `players` are made by
+# it, so when it changes they are made again, once, when a log is opened.
+IDENTITY_RULE = "2"  # 2: invisible characters left out of the keys
+_IDENTITY_SETTING = "identity_rule"
+
 
 class Players:
     def __init__(self, database: Database) -> None:
         self._database = database
+
+    def refresh_keys(self) -> None:
+        """Remakes every stored identity key when they were made by another rule."""
+        database = self._database
+        rows = database.read("SELECT value FROM settings WHERE key = ?", (_IDENTITY_SETTING,))
+        if database.read_only or (rows and rows[0][0] == IDENTITY_RULE):
+            return
+        with database.write("cannot prepare the penalty log") as db:
+            players = db.execute("SELECT id, name, player_id FROM players").fetchall()
+            db.executemany(
+                "UPDATE players SET name_key = ?, id_key = ? WHERE id = ?",
+                [(name_key(name), id_key(player_id), ref) for ref, name, player_id in players],
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                (_IDENTITY_SETTING, IDENTITY_RULE),
+            )
 
     def ref(self, db: sqlite3.Connection, player: Player, used_us: int) -> int:
         """The row of the player exactly as written, created on first use (inside a write)."""

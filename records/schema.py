@@ -95,7 +95,42 @@ MIGRATIONS: tuple[Migration, ...] = (
             " CHECK (occurrence IS NULL OR occurrence >= 1)",
         ),
     ),
-    # 3: branch clock (round clock tables), 4: branch sync (judges, devices, versions).
+    # 3: branch clock (round clock tables).
+    Migration(
+        4,
+        "venue sync: every saved version of records and event settings, who recorded a record,"
+        " this device's id, the devices a host has seen",
+        (
+            # Every version of every shared thing (records/sync/items.py); the current one is
+            # chosen by records/sync/hlc.py. seq: this device's order of arrival, the cursor a
+            # host pages by. from_host: a joiner received it from its host (not sent back).
+            """CREATE TABLE item_versions (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                event_uuid TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                item_uuid TEXT NOT NULL,
+                stamp INTEGER NOT NULL,
+                device TEXT NOT NULL,
+                judge TEXT,
+                saved_at TEXT NOT NULL,         -- ISO 8601 with offset, the saving device's clock
+                body TEXT NOT NULL,             -- canonical JSON
+                from_host INTEGER NOT NULL DEFAULT 0 CHECK (from_host IN (0, 1)),
+                UNIQUE (kind, item_uuid, stamp, device)
+            )""",
+            "CREATE INDEX item_versions_by_event ON item_versions(event_uuid, seq)",
+            "CREATE INDEX item_versions_by_stamp ON item_versions(stamp)",
+            "ALTER TABLE records ADD COLUMN recorded_judge TEXT",
+            "ALTER TABLE records ADD COLUMN recorded_device TEXT",
+            """CREATE TABLE sync_devices (
+                device TEXT PRIMARY KEY,
+                event_uuid TEXT NOT NULL,
+                judge TEXT NOT NULL,
+                last_seen TEXT NOT NULL         -- ISO 8601 with offset, the host's clock
+            ) WITHOUT ROWID""",
+            "INSERT OR IGNORE INTO settings (key, value)"
+            " VALUES ('device_id', lower(hex(randomblob(16))))",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

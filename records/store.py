@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from regulation.model import Regulation
 
@@ -35,6 +36,7 @@ from .model import (
     PlayerSummary,
     Record,
     RecordInput,
+    RecordVersion,
     Recovery,
     RepeatCheck,
     Round,
@@ -42,7 +44,12 @@ from .model import (
 from .opening import SQLITE_HEADER, open_connection
 from .paths import database_path
 from .schema import MIGRATIONS, Migration
+from .sync import local, versions
+from .sync.items import RECORD, ItemVersion, record_from
+from .sync.ledger import Ledger
 from .tardiness import TardinessSuggestion
+
+_T = TypeVar("_T")
 
 # Re-exported: the names the screens, the exchange and the tests have always imported from here.
 __all__ = [
@@ -71,6 +78,7 @@ class LogStore:
         self._events = Events(database)
         self._players = _players.Players(database)
         self._history = History(database, self._events, self._players, regulation)
+        self._save_listeners: list[Callable[[], None]] = []
         self.path = database.path
         self.regulation = regulation
         self.recovery = recovery  # set when a damaged or foreign file was moved aside
@@ -91,7 +99,22 @@ class LogStore:
         path = path or database_path()
         opened = open_connection(path, clock, migrations)
         database = Database(opened.connection, path, clock, opened.users_lock)
-        return cls(database, regulation, opened.recovery, opened.migration_backup)
+        database.read_only = opened.read_only
+        store = cls(database, regulation, opened.recovery, opened.migration_backup)
+        try:
+            store._players.refresh_keys()
+            if not database.read_only and local.needs_backfill(database):  # made before sync
+                local.backfill(database, store._history.without_versions())
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    @property
+    def read_only(self) -> str | None:
+        """Why the log could only be opened for reading (a read-only folder, a full disk), in
+        one line; None when it can be written. Every write then refuses in one line."""
+        return self._database.read_only
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -136,11 +159,11 @@ class LogStore:
 
     def update_event(self, event_id: str, name: str, day: date | None) -> Event:
         """Renames an event and sets its date (None: no date)."""
-        return self._events.update(event_id, name, day)
+        return self._saved(self._events.update(event_id, name, day))
 
     def set_rounds(self, event_id: str, rounds: Sequence[Round]) -> Event:
         """Replaces the event's rounds (numbers and optional assembly times)."""
-        return self._events.set_rounds(event_id, rounds)
+        return self._saved(self._events.set_rounds(event_id, rounds))
 
     def set_round(self, event_id: str, number: int, assembly_at: datetime | None) -> Event:
         """Adds a round or changes its assembly time, leaving the others as they are."""
@@ -173,7 +196,7 @@ class LogStore:
 
     def add_record(self, event_id: str, entry: RecordInput) -> Record:
         """Saves a new record; when this returns, the record is on disk."""
-        return self._history.add(event_id, entry)
+        return self._saved(self._history.add(event_id, entry))
 
     def record(self, record_id: str) -> Record | None:
         """A record by id, a tombstone included."""
@@ -181,15 +204,15 @@ class LogStore:
 
     def edit_record(self, record_id: str, entry: RecordInput) -> Record:
         """Replaces a live record's fields with `entry` (the whole form)."""
-        return self._history.edit(record_id, entry)
+        return self._saved(self._history.edit(record_id, entry))
 
     def delete_record(self, record_id: str) -> Record:
         """Marks a record deleted (a tombstone: kept, so that a merge never revives it)."""
-        return self._history.set_deleted(record_id, True)
+        return self._saved(self._history.set_deleted(record_id, True))
 
     def restore_record(self, record_id: str) -> Record:
         """Undoes a deletion (newer than the tombstone, so it wins a merge too)."""
-        return self._history.set_deleted(record_id, False)
+        return self._saved(self._history.set_deleted(record_id, False))
 
     def records(
         self,
@@ -248,11 +271,44 @@ class LogStore:
         with an assembly time. Raises InvalidInput when the round has none."""
         return self._history.suggest_tardiness(event_id, round_number, arrived_at)
 
-    # -- exchange (records/merge.py, records/exchange.py) -------------------------------------
+    def record_versions(self, record_id: str) -> tuple[RecordVersion, ...]:
+        """Every saved version of a record, oldest first (the last is the current one), each
+        with who saved it and when (records/sync/hlc.py: the rule)."""
+        with self._database.lock:
+            found = versions.history(self._database.connection, RECORD, record_id)
+        return tuple(
+            RecordVersion(record_from(v), v.saved_by, v.saved_at, i == len(found) - 1)
+            for i, v in enumerate(found)
+        )
+
+    # -- exchange and sync (records/merge.py, records/exchange.py, records/sync/) --------------
 
     def merge(self, incoming: ImportedEvent) -> MergeReport:
         """Merges another device's export in one transaction (the rule: records/merge.py)."""
-        return merge(self._database, self._events, self._history, incoming)
+        return self._saved(merge(self._database, self._events, self._history, incoming))
+
+    def export_versions(self, event_id: str) -> tuple[ItemVersion, ...]:
+        """Every saved version of an event's settings and records (for JSON exports)."""
+        with self._database.lock:
+            return versions.of_event(self._database.connection, event_id)
+
+    def ledger(self) -> Ledger:
+        """What venue sync reads and writes here (records/sync/ledger.py)."""
+        return Ledger(
+            self._database, self._events, self._history, self.regulation, self._notify_saved
+        )
+
+    def add_save_listener(self, listener: Callable[[], None]) -> None:
+        """`listener()` after each change saved here (venue sync sends it soon)."""
+        self._save_listeners.append(listener)
+
+    def _saved(self, result: _T) -> _T:
+        self._notify_saved()
+        return result
+
+    def _notify_saved(self) -> None:
+        for listener in list(self._save_listeners):
+            listener()
 
     def export_records(self, event_id: str) -> tuple[Event, tuple[Record, ...]]:
         """An event and all its records, tombstones included, oldest first (for exports)."""

@@ -4,12 +4,13 @@ record form, the command line, another device's export)."""
 from __future__ import annotations
 
 import unicodedata
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from regulation.model import Regulation
 
 from .errors import InvalidInput
+from .identity import visible
 from .model import Player, RecordInput
 
 MAX_NAME = 100
@@ -18,6 +19,9 @@ MAX_TABLE = 32
 MAX_NOTE = 2000
 MAX_EVENT_NAME = 100
 MAX_ROUND = 999
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # the times a record, a round or an event may carry
+LATEST = datetime(2100, 1, 1, tzinfo=UTC)
+MAX_UTC_OFFSET = timedelta(hours=14)  # Kiribati's +14:00; the most negative is -12:00
 _LINE_BREAKS = frozenset("\n\t")  # allowed in names and notes; every other control refused
 
 
@@ -39,7 +43,9 @@ def text(
         return None
     if len(value) > limit:
         raise InvalidInput(f"{field}: longer than {limit} characters", field, "too_long")
-    for char in value:
+    # Printable text holds no control character (Cc) and no surrogate (Cs): the loop only
+    # for the rest.
+    for char in "" if value.isprintable() else value:
         category = unicodedata.category(char)
         if category == "Cc" and not (multiline and char in _LINE_BREAKS):
             raise InvalidInput(
@@ -72,10 +78,17 @@ def player(value: Player, field: str = "player") -> Player:
 
 
 def player_from(name: Any, player_id: Any, field: str = "player") -> Player:
-    """A Player from raw values (a form's, a file's), checked."""
+    """A Player from raw values (a form's, a file's), checked. A name or an ID of invisible
+    characters only (zero width spaces, bidi controls: records/identity.py) is refused."""
     cleaned = text(name, f"{field}.name", MAX_NAME, required=True, multiline=True)
     assert cleaned is not None  # required
-    return Player(cleaned, text(player_id, f"{field}.id", MAX_PLAYER_ID))
+    cleaned_id = text(player_id, f"{field}.id", MAX_PLAYER_ID)
+    for where, value in ((f"{field}.name", cleaned), (f"{field}.id", cleaned_id)):
+        if value is not None and not visible(value).strip():
+            raise InvalidInput(
+                f"{where}: only invisible characters (U+{ord(value[0]):04X}…)", where, "required"
+            )
+    return Player(cleaned, cleaned_id)
 
 
 def infraction_id(regulation: Regulation, value: Any, field: str = "infraction") -> str:
@@ -137,12 +150,32 @@ def table_label(value: Any, field: str = "table") -> str | None:
 def event_name(value: Any, field: str = "event.name") -> str:
     name = text(value, field, MAX_EVENT_NAME, required=True)
     assert name is not None
+    if not visible(name).strip():
+        raise InvalidInput(f"{field}: only invisible characters", field, "required")
     return name
 
 
 def aware(value: datetime, field: str) -> datetime:
+    """A date and time with a UTC offset, within the bounds every screen can show: the years
+    2000-2099 and a real offset (±14:00). Far outside them (9999-12-31, an offset of -23:59)
+    a time cannot be shown in the device's time zone, or moved a microsecond on for an edit,
+    without overflowing."""
     if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
         raise InvalidInput(f"{field}: must be a date and time with a UTC offset", field, "format")
+    offset = value.utcoffset()
+    assert offset is not None
+    if abs(offset) > MAX_UTC_OFFSET:
+        raise InvalidInput(
+            f"{field}: UTC offset {value.isoformat()[-6:]} out of range (-12:00 to +14:00 exist)",
+            field,
+            "out_of_range",
+        )
+    if not EARLIEST <= value < LATEST:
+        raise InvalidInput(
+            f"{field}: {value.isoformat()} is not between {EARLIEST.year} and {LATEST.year - 1}",
+            field,
+            "out_of_range",
+        )
     return value
 
 
@@ -165,8 +198,15 @@ def iso_date(value: Any, field: str) -> date | None:
     if not isinstance(value, str):
         raise InvalidInput(f"{field}: must be a date (YYYY-MM-DD)", field, "format")
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise InvalidInput(
             f"{field}: not a date (YYYY-MM-DD): {value!r}", field, "format"
         ) from None
+    if not EARLIEST.year <= day.year < LATEST.year:
+        raise InvalidInput(
+            f"{field}: {day} is not between {EARLIEST.year} and {LATEST.year - 1}",
+            field,
+            "out_of_range",
+        )
+    return day

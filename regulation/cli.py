@@ -109,6 +109,8 @@ def finder_option_json(option: FinderOption) -> dict:
     """OPTION: a label and either the next NODE or the id of the entry it ends on."""
     if option.next is not None:
         return {"label": option.label.as_dict(), "next": finder_node_json(option.next)}
+    if option.none is not None:  # no infraction: the app's words why
+        return {"label": option.label.as_dict(), "none": option.none.text.as_dict()}
     result = option.result
     assert result is not None  # an option has exactly one of the two (FinderOption.target)
     return {"label": option.label.as_dict(), "result": result.id}
@@ -128,6 +130,10 @@ def _write_finder_node(node: FinderNode, depth: int, out: TextIO) -> None:
         out.write(f"{pad}  - {option.label.ja} / {option.label.en}\n")
         if option.next is not None:
             _write_finder_node(option.next, depth + 1, out)
+            continue
+        if option.none is not None:
+            out.write(f"{pad}      → 違反ではない: {option.none.text.ja}\n")
+            out.write(f"{pad}        No infraction: {option.none.text.en}\n")
             continue
         entry = option.result
         if isinstance(entry, Infraction):

@@ -119,14 +119,39 @@ def threshold_range(threshold: Threshold) -> tuple[int, int | None]:
     return threshold.low * scale, high
 
 
+# A rule asked about as a question ("what happens if it happens between duels", 失格でも賞品は
+# もらえる？): the tiers and principles answer questions, infractions describe acts. Japanese
+# question endings anywhere; English question words at the start of the query.
+QUESTION_ENDINGS = (
+    *("どうなる", "どうする", "ですか", "ますか", "できる", "できます", "もらえる", "いいの"),
+    *("だろう", "でしょう", "かどうか", "とは"),
+)
+QUESTION_STARTS = (
+    *("what", "does", "do", "can", "is", "are", "how", "when", "should", "may", "will"),
+    *("who", "which", "why"),
+)
+
+# Who did what (the source tells the looker from the revealer): words of looking at someone
+# else's cards, by which the query is about the looker, never the entry of showing them.
+LOOKING_WORDS = (
+    *("のぞき", "覗", "盗み見", "見られた", "見てきた", "見ようと"),
+    *("peek", "peeked", "peeking", "peeks", "looked at my", "saw my", "looking at my"),
+)
+# The entries of revealing, which a query about looking lowers.
+REVEALING_ENTRIES = ("revealed-hidden-information",)
+
+
 @dataclass(frozen=True, slots=True)
 class Cues:
     """What the query states: intent, and quantities; `spans` are where the folded query says
-    them (intent words, 12分, 39枚), which the parser keeps apart as words of their own."""
+    them (intent words, 12分, 39枚), which the parser keeps apart as words of their own; whether
+    it asks a question, and whether it is about looking at someone else's cards."""
 
     intent: Intent | None = None
     quantities: tuple[Quantity, ...] = ()
     spans: tuple[tuple[int, int], ...] = ()
+    question: bool = False
+    looking: bool = False
 
 
 # -- reading intent --------------------------------------------------------------------------
@@ -153,4 +178,18 @@ def read_cues(folded: str) -> Cues:
         intent = _INTENT_OF_WORD[match.group()]
         spans.append(match.span())
     quantities, quantity_spans = read_quantities(folded)
-    return Cues(intent, quantities, tuple(sorted((*spans, *quantity_spans))))
+    words = folded.split()
+    question = any(ending in folded for ending in _QUESTION_ENDINGS) or bool(
+        words and words[0] in QUESTION_STARTS
+    )
+    looking = _LOOKING_PATTERN.search(folded) is not None
+    return Cues(intent, quantities, tuple(sorted((*spans, *quantity_spans))), question, looking)
+
+
+_QUESTION_ENDINGS = tuple(fold(ending) for ending in QUESTION_ENDINGS)
+_LOOKING_PATTERN = re.compile(
+    "|".join(
+        rf"(?<![a-z]){re.escape(fold(word))}(?![a-z])" if word.isascii() else re.escape(fold(word))
+        for word in LOOKING_WORDS
+    )
+)

@@ -15,11 +15,11 @@ from typing import Any, BinaryIO
 import yaml
 
 # Keys whose string values people read; ids, aliases and cross-references (a finder answer's
-# `next` and `result`) are not translated. `question` and `label` carry the finder's words.
+# `next` and `result`) are not translated. `question`, `label` and `none` carry the finder's words.
 TRANSLATABLE_KEYS = frozenset(
     {
         *("title", "points", "text", "remedy", "examples", "notes", "label", "heading"),
-        *("penalty_label", "situations", "question"),
+        *("penalty_label", "situations", "question", "none"),
     }
 )
 

@@ -32,17 +32,24 @@ MAX_QUESTIONS = 4  # on any path from the first question to an entry (docs: prod
 MIN_OPTIONS = 2  # fewer is a dead end or no question at all
 TOP_KEYS = ("root", "nodes")
 NODE_KEYS = ("id", "question", "options")
-OPTION_KEYS = ("label", "next", "result")
+OPTION_KEYS = ("label", "next", "result", "none")
 
 FinderResult = Infraction | Principle
 
 
+class NoInfraction(NamedTuple):
+    """An answer that is no infraction (a plain concession): the app's words saying so."""
+
+    text: Text
+
+
 @dataclass(frozen=True, slots=True)
 class FinderOption:
-    """One answer. Its target is the next question or the entry it ends on, never both."""
+    """One answer. Its target is the next question, the entry it ends on, or no infraction;
+    exactly one of them."""
 
     label: Text
-    target: FinderNode | Infraction | Principle
+    target: FinderNode | Infraction | Principle | NoInfraction
 
     @property
     def next(self) -> FinderNode | None:
@@ -50,7 +57,11 @@ class FinderOption:
 
     @property
     def result(self) -> FinderResult | None:
-        return None if isinstance(self.target, FinderNode) else self.target
+        return None if isinstance(self.target, FinderNode | NoInfraction) else self.target
+
+    @property
+    def none(self) -> NoInfraction | None:
+        return self.target if isinstance(self.target, NoInfraction) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,12 +194,18 @@ def build_finder(
 class _OptionSpec:
     """An answer as read, before the tree is checked and built."""
 
-    __slots__ = ("label", "next_id", "result", "where")
+    __slots__ = ("label", "next_id", "none", "result", "where")
 
     def __init__(
-        self, where: str, label: Text, next_id: str | None, result: FinderResult | None
+        self,
+        where: str,
+        label: Text,
+        next_id: str | None,
+        result: FinderResult | None,
+        none: Text | None = None,
     ) -> None:
         self.where, self.label, self.next_id, self.result = where, label, next_id, result
+        self.none = none
 
 
 class _NodeSpec:
@@ -297,6 +314,10 @@ class _Builder:
             raise self.fail(where, "must be a mapping with a label and 'next' or 'result'")
         self.known_keys(raw, OPTION_KEYS, where)
         label = self.text(raw, "label", where)
+        if "none" in raw:  # no infraction: the app's words why, and nothing else
+            if "next" in raw or "result" in raw:
+                raise self.fail(where, "'none' (no infraction) takes no 'next' or 'result'")
+            return _OptionSpec(where, label, None, None, self.text(raw, "none", where))
         has_next, has_result = "next" in raw, "result" in raw
         if has_next == has_result:
             which = "has both" if has_next else "has neither"
@@ -363,9 +384,11 @@ class _Builder:
         spec = specs[node_id]  # the shape is checked: this recursion is at most 4 deep
         options = []
         for option in spec.options:
-            target: FinderNode | Infraction | Principle
+            target: FinderNode | Infraction | Principle | NoInfraction
             if option.next_id is not None:
                 target = self.assemble(specs, option.next_id)
+            elif option.none is not None:
+                target = NoInfraction(option.none)
             else:
                 assert option.result is not None
                 target = option.result

@@ -158,7 +158,7 @@ class _Builder:
         doc = self.field(data, "document", "top level", dict)
         document = Document(
             label=self.text(self.field(doc, "label", "document")),
-            version=str(self.field(doc, "version", "document")),
+            text_as_of=str(self.field(doc, "text_as_of", "document")),
             source_sha256=self.digest,
             penalty_label=self.text(self.field(doc, "penalty_label", "document")),
         )

@@ -138,7 +138,7 @@ class Document:
     """Metadata about the regulation (About screen)."""
 
     label: Text
-    version: str
+    text_as_of: str  # when the text was taken: the source carries no version or date
     source_sha256: str  # of the data file, so a judge can tell two builds' data apart
     penalty_label: Text  # 罰則：, the prefix of every penalty line
 

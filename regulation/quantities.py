@@ -235,12 +235,21 @@ def _read(kind: str, groups: dict[str, str | None]) -> Quantity | None:
     return Quantity(kind, low, high, _said(said, comparison))  # type: ignore[arg-type]
 
 
+# Every quantity has one of these: a query with none (most) is not read further.
+_UNIT_HINT = re.compile(
+    r"分|ふん|ぷん|秒|びょう|枚|まい|投|積み|づみ|min|sec|card|cop|of|first|second|third|fourth"
+    r"|fifth|1st|2nd|3rd|4th|5th|\d\s*s(?![a-z])|\d:\d"
+)
+
+
 def read_quantities(folded: str) -> tuple[tuple[Quantity, ...], tuple[tuple[int, int], ...]]:
     """The quantities a folded query states, and where: 12分 → 12 minutes, 5分未満 → under 5
     minutes, 4:59 → 4 minutes 59 seconds, 39枚以下 → a deck of at most 39, 4枚目 / fourth copy →
     4 copies. Exact copies counted in several places (メインに3枚サイドに1枚) add up; of several
     exact deck sizes the smallest counts, of several exact times the latest; otherwise the first
     of a kind counts."""
+    if _UNIT_HINT.search(folded) is None:
+        return (), ()
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
     for kind, pattern in _PATTERNS:

@@ -36,6 +36,7 @@ from types import MappingProxyType
 from .cues import (
     DELIBERATE_FORM,
     HONEST_ERROR_ENTRY,
+    REVEALING_ENTRIES,
     THRESHOLDS,
     Intent,
     intent_of,
@@ -101,6 +102,10 @@ HONEST_ERROR_SHARE = 0.5
 # A quantity read against the regulation's thresholds: the entry whose range holds it (the
 # least value it allows, or most of a range: "under 10 minutes") is raised with the best score
 # of its siblings, a sibling it only reaches is kept at that score, the others are lowered.
+# A question ranks the tiers and principles (which answer rules) up; a query about looking at
+# someone's cards lowers the entry of revealing them.
+QUESTION_RAISE = 1.6
+LOOKING_LOWER = 0.4
 QUANTITY_RAISE = 1.5
 QUANTITY_REACHED = 1.0
 QUANTITY_LOWER = 0.3
@@ -223,6 +228,7 @@ class SearchIndex:
         "_pairs",
         "_readings",
         "_regulation",
+        "_revealing",
         "_stem_words",
         "_texts",
         "_thresholds",
@@ -266,6 +272,7 @@ class SearchIndex:
             for entry in self._entries
         ]
         self._honest_error = entry_number.get(HONEST_ERROR_ENTRY)
+        self._revealing = [entry_number[i] for i in REVEALING_ENTRIES if i in entry_number]
         self._deliberate_twins = {
             entry_number[deliberate]
             for deliberate in DELIBERATE_FORM.values()
@@ -418,6 +425,14 @@ class SearchIndex:
                 target = self._honest_error
                 final[target] = max(final.get(target, 0.0), honest_error * HONEST_ERROR_SHARE)
                 decided.setdefault(target, []).append(Cue("intent", "no_accidental_entry", True))
+        if parsed.cues.question:
+            for entry_index in final:
+                if isinstance(self._entries[entry_index], Tier | Principle):
+                    final[entry_index] *= QUESTION_RAISE
+        if parsed.cues.looking:
+            for entry_index in self._revealing:
+                if entry_index in final:
+                    final[entry_index] *= LOOKING_LOWER
         for quantity in parsed.cues.quantities:
             siblings = self._thresholds.get(quantity.kind, [])
             best = max((final.get(index, 0.0) for index, _, _ in siblings), default=0.0)

@@ -317,7 +317,10 @@ def test_settings_change_theme_text_size_and_language(apps) -> None:
 def test_about_shows_versions_and_font_licence(apps, regulation: Regulation) -> None:
     app = apps(route=routes.ABOUT.link())
     texts = " ".join(app.texts())
-    assert "1.0.0" in texts and regulation.document.version in texts
+    assert "1.0.0" in texts and regulation.document.text_as_of in texts
+    # Not a version: the source carries none; it is when the text was taken (issue 19, item 10).
+    assert f"規定の本文を収録した時期 {regulation.document.text_as_of}" in texts
+    assert "規定の版" not in texts
     assert "IPAフォントライセンスv1.0" in texts
 
 
@@ -589,3 +592,24 @@ def test_an_honest_mistake_says_the_source_has_no_entry_for_it(
     first, second = (" ".join(app.texts(row)) for row in rows[:2])
     assert (note in first and "(the app's note)" in first) or "アプリの注記" in first
     assert note in second  # the deliberate entry, lowered, says it too
+
+
+@pytest.mark.parametrize("category_id", ["deck", "deck-list", "play", "conduct"])
+def test_a_section_heading_the_source_leaves_out_is_marked_as_the_apps(
+    apps, regulation: Regulation, category_id: str
+) -> None:
+    """Issue 19, item 11: 遅刻, 詐欺行為 … are the original document's headings, not the text."""
+    app = apps(route=routes.CATEGORY.link(category_id))
+    note = "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
+    sections = regulation.sections_in_category(category_id)
+    missing = [s for s in sections if not s.heading_in_source]
+    assert app.texts().count(note) == len(missing)
+    texts = app.texts()
+    for section in missing:  # each note right under its own heading
+        (at,) = [i for i, text in enumerate(texts) if text.startswith(section.title.ja)]
+        assert texts[at + 1] == note
+
+
+def test_a_principles_label_is_marked_as_the_apps(apps, regulation: Regulation) -> None:
+    app = apps(route=routes.PRINCIPLE.link("judge-discretion"))
+    assert app.has_text("この見出しはアプリが付けたものです。規定の本文ではありません。")

@@ -123,6 +123,7 @@ def test_the_extractor_finds_every_finder_question_and_answer(regulation: Regula
     ]
     expected = {node.question.ja for node in finder.nodes()}
     expected |= {option.label.ja for node in finder.nodes() for option in node.options}
+    expected |= {o.none.text.ja for node in finder.nodes() for o in node.options if o.none}
     assert {message for message, _comments in found} == expected
     node_ids = {node.id for node in finder.nodes()}
     assert all(comments and comments[0] in node_ids for _message, comments in found), found

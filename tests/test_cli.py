@@ -195,10 +195,12 @@ def _walk_finder_json(node: dict, depth: int, seen: set[str], results: list[str]
     assert len(node["options"]) >= 2, node["id"]
     deepest = depth
     for option in node["options"]:
-        assert set(option) in ({"label", "next"}, {"label", "result"}), option
+        assert set(option) in ({"label", "next"}, {"label", "result"}, {"label", "none"}), option
         assert set(option["label"]) == {"ja", "en"} and all(option["label"].values()), option
         if "next" in option:
             deepest = max(deepest, _walk_finder_json(option["next"], depth + 1, seen, results))
+        elif "none" in option:  # no infraction: the app's words why, in both languages
+            assert set(option["none"]) == {"ja", "en"} and all(option["none"].values()), option
         else:
             assert isinstance(option["result"], str)
             results.append(option["result"])
@@ -274,6 +276,11 @@ def test_finder_readable_tree_nests_each_question_under_its_answer(
             entry = option.result
             if option.next is not None:
                 assert below[0] == f"{pad}    ? {option.next.question.ja}  [{option.next.id}]"
+            elif option.none is not None:
+                assert below[:2] == [
+                    f"{pad}      → 違反ではない: {option.none.text.ja}",
+                    f"{pad}        No infraction: {option.none.text.en}",
+                ]
             elif isinstance(entry, Infraction):
                 tier = entry.penalty
                 assert below[:2] == [

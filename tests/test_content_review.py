@@ -152,3 +152,23 @@ def test_marking_cards_on_purpose_also_leads_to_cheating(regulation: Regulation)
     for entry_id in ("marked-with-pattern", "broke-rules-on-purpose"):
         entry = regulation.entry(entry_id)
         assert entry is not None and "ガン付け" in entry.aliases.all(), entry_id
+
+
+@pytest.mark.parametrize(
+    ("node_id", "answer"),
+    [
+        ("result-without-playing", "見返りなしに、片方が投了した"),
+        ("time-late", "5分未満で、大会の集合条件には反していない"),
+    ],
+)
+def test_the_finder_has_an_answer_that_is_no_infraction(
+    finder: Finder, node_id: str, answer: str
+) -> None:
+    """A plain concession, and under 5 minutes late where the event's condition is met: a judge
+    following the finder must not land on an infraction for them (issue 19, items 5, 6)."""
+    node = finder.node(node_id)
+    assert node is not None
+    (option,) = [o for o in node.options if o.label.ja == answer]
+    assert option.none is not None and option.result is None and option.next is None
+    assert "違反にもあたりません" in option.none.text.ja
+    assert "no infraction" in option.none.text.en

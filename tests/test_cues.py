@@ -125,3 +125,33 @@ def test_every_intent_word_is_read_as_its_intent() -> None:
     for intent, words in INTENT_WORDS.items():
         for word in words:
             assert read_cues(fold(word)).intent == intent, word
+
+
+@pytest.mark.parametrize(
+    ("query", "question"),
+    [
+        ("デュエルとデュエルの間に違反したらどうなる？", True),
+        ("失格でも賞品はもらえる？", True),
+        ("what happens if it happens between duels", True),
+        ("does a disqualified player keep prizes", True),
+        ("デッキが39枚しかない", False),
+        ("drew two cards", False),
+        ("player is just slow", False),  # "is" is a question only at the start
+    ],
+)
+def test_a_question_is_read(query: str, question: bool) -> None:
+    assert read_cues(fold(query)).question is question
+
+
+@pytest.mark.parametrize(
+    ("query", "looking"),
+    [
+        ("相手が自分の手札をのぞき見してきた", True),
+        ("対戦相手に手札を覗かれた", True),
+        ("opponent peeked at my hand", True),
+        ("手札をわざと相手に見せた", False),
+        ("showed his hand to the opponent on purpose", False),
+    ],
+)
+def test_looking_at_someone_elses_cards_is_read(query: str, looking: bool) -> None:
+    assert read_cues(fold(query)).looking is looking

@@ -86,7 +86,8 @@ def test_every_question_has_answers_that_each_go_one_way(finder: Finder) -> None
     for node in finder.nodes():
         assert len(node.options) >= 2, node.id
         for option in node.options:
-            assert (option.next is None) != (option.result is None), (node.id, option.label)
+            ways = (option.next, option.result, option.none)
+            assert sum(way is not None for way in ways) == 1, (node.id, option.label)
 
 
 def test_every_question_and_answer_reads_in_both_languages(finder: Finder) -> None:
@@ -496,10 +497,22 @@ CASES = [
         "missing required field 'question'",
     ),
     (
+        "no-infraction-with-a-result",
+        _put("deck-marks", "none", "規則性がある", 0),
+        "node 'deck-marks' option 1",
+        "'none' (no infraction) takes no 'next' or 'result'",
+    ),
+    (
+        "no-infraction-blank",
+        _put("time-late", "none", " ", 0),
+        "node 'time-late' option 1",
+        "field 'none' must be a non-empty string",
+    ),
+    (
         "unknown-option-key",
         _put("deck-marks", "lable", "規則性がある", 0),
         "node 'deck-marks' option 1",
-        "unknown key 'lable' (allowed: label, next, result)",
+        "unknown key 'lable' (allowed: label, next, result, none)",
     ),
     (
         "unknown-node-key",

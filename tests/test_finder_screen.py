@@ -60,9 +60,27 @@ def test_answers_show_where_they_lead(apps, finder) -> None:
     app = apps(route=routes.FINDER_STEP.link("time-late"))
     node = finder.node("time-late")
     for option in node.options:
+        if option.none is not None:
+            continue  # no infraction: not a button (test_an_answer_that_is_no_infraction_…)
         button = app.find(ft.OutlinedButton, text=option.label.ja)
         penalty = option.result.penalty
         assert app.has_text(f"{penalty.letter} {penalty.title.ja}", scope=button)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_an_answer_that_is_no_infraction_says_so_and_leads_nowhere(apps, finder, lang) -> None:
+    """Issue 19, items 5, 6: a plain concession is no infraction; the answer says why."""
+    app = apps(prefs={"language": lang}, route=routes.FINDER_STEP.link("result-without-playing"))
+    node = finder.node("result-without-playing")
+    (option,) = [o for o in node.options if o.none is not None]
+    assert not app.find_all(ft.OutlinedButton, text=option.label.pick(lang))  # not a way on
+    assert app.has_text(option.label.pick(lang))
+    assert app.has_text(option.none.text.pick(lang))
+    assert app.has_text(
+        "違反ではありません（アプリの説明）"
+        if lang == "ja"
+        else "No infraction (the app's explanation)"
+    )
 
 
 def test_breadcrumbs_change_an_answer_and_start_over_restarts(apps, finder) -> None:

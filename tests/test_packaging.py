@@ -1,4 +1,4 @@
-"""The settings the offline promise rests on: pinned Flet, no INTERNET permission on Android,
+"""The settings the offline promise rests on: pinned Flet, Android's INTERNET only for venue sync,
 local web client (no_cdn), bundled font and icons, one version everywhere."""
 
 from __future__ import annotations
@@ -154,9 +154,12 @@ def test_development_folders_stay_out_of_the_app() -> None:
         assert (ROOT / folder).is_dir() and folder in excluded, folder
 
 
-def test_android_build_has_no_internet_permission() -> None:
+def test_android_build_asks_for_internet_only_for_venue_sync() -> None:
+    """Sockets need INTERNET on Android, even toward a device on the same hotspot (venue sync,
+    docs/sync.md); no other network permission is asked for."""
     permissions = PYPROJECT["tool"]["flet"]["android"]["permission"]
-    assert permissions["android.permission.INTERNET"] is False
+    assert permissions == {"android.permission.INTERNET": True}
+    assert "android.permission.INTERNET" in (ROOT / "docs" / "sync.md").read_text(encoding="utf-8")
 
 
 def test_build_identity_is_complete_and_consistent() -> None:

@@ -26,6 +26,7 @@ RECORD_KEYS = {
     "infraction",
     "tier",
     "note",
+    "recorded_by",
 }
 
 

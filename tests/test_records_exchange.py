@@ -59,7 +59,7 @@ def device_b(regulation: Regulation, tmp_path: Path):
 
 
 def json_export(store: LogStore, event_id: str) -> dict[str, Any]:
-    return export_json(*store.export_records(event_id))
+    return export_json(*store.export_records(event_id), store.export_versions(event_id))
 
 
 def merge(store: LogStore, payload: dict[str, Any]):
@@ -83,7 +83,8 @@ def test_json_export_is_versioned_and_holds_tombstones(device_a: LogStore) -> No
     gone = device_a.add_record(event.id, entry("鈴木"))
     device_a.delete_record(gone.id)
     payload = json.loads(json_bytes(json_export(device_a, event.id)))
-    assert payload["format"] == FORMAT and payload["version"] == FORMAT_VERSION == 2
+    assert payload["format"] == FORMAT and payload["version"] == FORMAT_VERSION
+    assert [v["kind"] for v in payload["event"].pop("versions")] == ["event"]  # set_round
     assert payload["event"] == {
         "id": event.id,
         "name": event.name,
@@ -102,12 +103,16 @@ def test_json_export_is_versioned_and_holds_tombstones(device_a: LogStore) -> No
         "infraction",
         "tier",
         "note",
+        "recorded_by",
         "arrived_at",  # the evidence, since version 2
         "late_seconds",
         "occurrence",
         "deleted",
+        "versions",
     }
     assert first["id"] == kept.id and first["deleted"] is False
+    assert first["recorded_by"] == {"judge": "", "device": device_a.ledger().device_id}
+    assert [v["body"]["deleted"] for v in second["versions"]] == [False, True]
     assert first["player"] == {"name": "山田", "id": "7"}
     assert datetime.fromisoformat(first["created_at"]) == kept.created_at
     assert first["created_at"].endswith("+09:00")
@@ -169,9 +174,10 @@ def test_the_evidence_goes_through_json_and_csv_and_version_1_is_still_read(
     old["version"] = 1
     old["event"]["name"] = "第1版"
     old["event"]["id"] = "8f9c2b1e-0000-4000-8000-000000000001"
+    old["event"].pop("versions", None)
     for number, item in enumerate(old["records"]):
-        for key in ("arrived_at", "late_seconds", "occurrence"):
-            del item[key]
+        for key in ("arrived_at", "late_seconds", "occurrence", "recorded_by", "versions"):
+            item.pop(key, None)
         item["event"] = "第1版"
         item["id"] = f"8f9c2b1e-0000-4000-8000-00000000001{number}"
     report = merge(device_b, old)
@@ -337,18 +343,29 @@ def test_a_tombstone_from_a_device_that_never_had_the_record_is_kept(
     assert device_b.records(event.id) == ()
 
 
-def test_two_versions_at_the_same_instant_converge_on_both_devices(
-    regulation: Regulation, device_a: LogStore, device_b: LogStore
+def test_two_edits_at_the_same_instant_converge_on_both_devices(
+    regulation: Regulation, tmp_path: Path
 ) -> None:
-    event = device_a.current_event()
-    record = device_a.add_record(event.id, entry("山田", note="A"))
-    payload = json_export(device_a, event.id)
-    other = json.loads(json.dumps(payload))
-    other["records"][0]["note"] = "B"  # the same updated_at, another content
-    merge(device_b, other)
-    merge(device_a, other)
-    merge(device_b, payload)
-    assert device_a.record(record.id) == device_b.record(record.id)
+    start = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
+    with (
+        open_store(regulation, tmp_path / "a", Clock(start)) as a,
+        open_store(regulation, tmp_path / "b", Clock(start)) as b,
+    ):
+        event = a.current_event()
+        record = a.add_record(event.id, entry("山田", note="first"))
+        merge(b, json_export(a, event.id))
+        a.clock = b.clock = Clock(start + timedelta(minutes=5), step=timedelta(0))
+        a.edit_record(record.id, entry("山田", note="A"))  # apart, at the very same instant
+        b.edit_record(record.id, entry("山田", note="B"))
+        from_a, from_b = json_export(a, event.id), json_export(b, event.id)
+        merge(a, from_b)
+        merge(b, from_a)
+        assert a.record(record.id) == b.record(record.id)
+        # Every version kept on both; the one chosen is the larger device id's.
+        assert a.record_versions(record.id) == b.record_versions(record.id)
+        winner = max((a, "A"), (b, "B"), key=lambda pair: pair[0].ledger().device_id)[1]
+        assert a.record(record.id).note == winner  # type: ignore[union-attr]
+        assert len(a.record_versions(record.id)) == 3
 
 
 def test_devices_that_each_started_the_days_event_merge_into_one(

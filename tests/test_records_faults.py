@@ -330,8 +330,8 @@ def test_a_read_only_data_folder_with_a_log_gives_one_clear_line_and_keeps_it(
     path = filled_log(regulation, data_dir, 20)
     before = digest(path)
     data_dir.chmod(0o555)
-    for args in (ADD, ["log", "list"]):
-        assert_one_clear_line(run_confined(args, data_dir), "read-only", str(path))
+    # Listing and exporting it still work: tests/test_records_read_only.py.
+    assert_one_clear_line(run_confined(ADD, data_dir), "read-only", str(path))
     assert digest(path) == before
     assert sorted(p.name for p in data_dir.iterdir()) == [DATABASE_NAME, f"{DATABASE_NAME}.lock"]
 
@@ -351,7 +351,7 @@ def test_a_read_only_log_file_gives_one_clear_line(
 def test_a_full_disk_while_saving_keeps_every_confirmed_save(
     regulation: Regulation, tmp_path: Path
 ) -> None:
-    process = start_worker("fill", "400000", data_dir=tmp_path)
+    process = start_worker("fill", "600000", data_dir=tmp_path)  # each save: a row and a version
     output = list(lines(process))
     assert process.wait(timeout=60) == 3, (output[-3:], process.stderr)
     assert output[0] == "ready"

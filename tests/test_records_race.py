@@ -99,3 +99,21 @@ def test_a_log_another_store_has_open_is_never_set_aside(
     # Alone, the same file is set aside (the rule is about files in use, not a blanket no).
     with LogStore.open(regulation, path) as alone:
         assert alone.recovery is not None
+
+
+def test_a_file_system_without_flock_still_opens_the_log(
+    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some network shares answer flock with ENOLCK: the log opens without the locks (as on
+    Windows) rather than not at all."""
+    import errno
+
+    from records import locks
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(locks.fcntl, "flock", no_locks)
+    with LogStore.open(regulation, tmp_path / DATABASE_NAME) as store:
+        saved = store.add_record(store.current_event().id, entry("山田太郎"))
+        assert store.record(saved.id) == saved

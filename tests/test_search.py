@@ -876,3 +876,24 @@ def test_a_word_found_only_by_its_kanji_counts_as_half_a_match() -> None:
         "word-itself",
         "kanji-only",
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        ("デュエルとデュエルの間に違反したらどうなる？", {"duel-forfeiture", "match-forfeiture"}),
+        ("what happens if it happens between duels", {"duel-forfeiture", "match-forfeiture"}),
+    ],
+)
+def test_a_rule_asked_as_a_question_ranks_its_tier_first(
+    index: SearchIndex, query: str, answer: set[str]
+) -> None:
+    """Issue 19: a rule of the tiers asked about ranked infractions above the tier."""
+    assert index.search(query, limit=1)[0].entry.id in answer
+
+
+def test_the_player_who_looked_is_not_the_one_who_revealed(index: SearchIndex) -> None:
+    """Issue 19: "opponent peeked at my hand" ranked the revealing entry first."""
+    ids = [hit.entry.id for hit in index.search("opponent peeked at my hand", limit=3)]
+    assert ids[0] in {"looked-at-extra-cards", "broke-rules-on-purpose"}, ids
+    assert "revealed-hidden-information" not in ids[:1]

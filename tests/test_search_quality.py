@@ -7,8 +7,9 @@ page, i.e. the entries whose Japanese title or body contains the query, in docum
 
 The situation table (tests/situation_queries.yaml, issue 8): its `tune` half must reach top-3
 ≥ 95 % and top-1 ≥ 85 %. Its `holdout` half was run once, untouched, by bench/eval_search.py at
-the end of the tuning (top-1 89.0 %, top-3 96.6 %); it is kept here only as a regression floor at
-that figure: tuning on it would make it a second tune half. Nothing is written to disk.
+the end of the tuning (top-1 89.0 %, top-3 96.6 %), and again at the end of issue 19's, with its
+new rows (85.0 %, 94.8 %); it is kept here only as a regression floor at that figure: tuning on
+it would make it a second tune half. Nothing is written to disk.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ MIN_TOP3 = 1.0
 MIN_TOP1 = 0.97  # measured 98.5 % after issue 8 (97.4 % before it)
 SITUATION_MIN_TOP3 = 0.95
 SITUATION_MIN_TOP1 = 0.85
-# The holdout half as measured (figures only) before issue 19's tuning, with its new rows (161
-# and 180 of 193), a floor against regressions until the one run at the end of that tuning.
-HOLDOUT_FLOOR_TOP1 = 161 / 193
-HOLDOUT_FLOOR_TOP3 = 180 / 193
+# The holdout half as run once at the end of issue 19's tuning (164 and 183 of 193; before it,
+# with the same rows, 161 and 180), a floor against regressions: tuning on it would make it a
+# second tune half.
+HOLDOUT_FLOOR_TOP1 = 164 / 193
+HOLDOUT_FLOOR_TOP3 = 183 / 193
 
 
 @dataclass(frozen=True, slots=True)

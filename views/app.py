@@ -46,6 +46,7 @@ from .state import (
     state_from_stored,
     stored_values,
 )
+from .sync_link import REDRAWN_ON_PULL
 from .theme import WIDE_BREAKPOINT, apply_theme
 
 LOCALES = {
@@ -101,6 +102,7 @@ class Shell:
             self.state.change_settings(language=negotiate_language(locales))
         self.state.wide = self._is_wide()
         self.context = self._context()
+        self.logbook.sync.attach(self._spawn, self._sync_pulled)
         page = self.page
         apply_theme(page, self.state.settings.theme, self.state.settings.text_scale)
         page.on_route_change = self._on_route_change
@@ -116,6 +118,7 @@ class Shell:
         self.search_index()
         self.logbook.warm()
         load_later_screens()  # the log's screens and the records/ modules they import
+        self.logbook.sync.follow()  # a shared log syncs in the background from the start
 
     async def _ask_client(self) -> tuple[dict[str, object], list[str]]:
         """The stored settings and the device's languages, asked at once. A client that does
@@ -226,18 +229,32 @@ class Shell:
 
     def navigate(self, route: str) -> None:
         self.page.navigate(route)
+        # The route change that follows renders the new view; left to itself, Flet would
+        # first compare the whole page after the tap, to find nothing (a third of a tap's work).
+        ft.context.mark_update_called()
 
     def replace(self, route: str) -> None:
         """Shows `route` in place of the current screen: a saved form gives way to its record,
         and back then skips the form."""
         if len(self.history) > 1:
             self.history.stack.pop()
-        self.page.navigate(route)
+        self.navigate(route)
 
     def log_changed(self) -> None:
         """Records changed: every view is rebuilt at its next render (the top one at once,
         those below it right after), so going back never shows a record as it was."""
         self._version += 1
+        self.logbook.sync.saved()  # a shared log sends it soon
+
+    def _sync_pulled(self) -> None:
+        """Records of other judges arrived (on the app's loop): the log screen shown is
+        redrawn with them, every other view when it is shown next."""
+        self._version += 1
+        top = self.history.stack[-1] if self.history else None
+        if top is not None and top.pattern in REDRAWN_ON_PULL:
+            self.render()
+        else:
+            self.logbook.sync.redraw_lines()
 
     def notify(self, message: str, undo: Callable[[], None] | None = None) -> None:
         """A snack bar; with `undo`, an undo button in it (shown longer, to leave time)."""
@@ -351,6 +368,7 @@ class Shell:
         self.page.title = self.context.ui(S.APP_TITLE)
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         stack = self.history.stack
+        self.logbook.sync.forget_lines()
         self.logbook.keep_drafts({route.path for route in stack})
         views = []
         for depth, route in enumerate(stack):

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from records.paths import database_path
 
+from .sync_link import SyncLink
+
 if TYPE_CHECKING:
     from records.model import Recovery
     from records.store import LogStore
@@ -45,6 +47,7 @@ class Logbook:
         self.round_filter: int | None = None  # the log shows one round (None: all of them)
         self.table_filter = ""  # …and/or one table
         self.pages = 1  # pages of the log shown (the judge asked for more)
+        self.sync = SyncLink(self)  # venue sharing of this log (views/sync_link.py)
 
     @property
     def folder(self) -> Path:

@@ -73,6 +73,7 @@ LOG_PLAYER = Pattern("/log/players/{id}", query_keys=("pid",))  # name, and the 
 LOG_EVENT = Pattern("/log/event")  # the tournament's settings, rounds, other tournaments
 LOG_EXCHANGE = Pattern("/log/exchange")  # export and import
 LOG_DELETED = Pattern("/log/deleted")  # the current tournament's deleted records
+LOG_SYNC = Pattern("/log/sync")  # judges' sync: host, join, status, leave
 SETTINGS = Pattern("/settings")
 ABOUT = Pattern("/about")
 HOME = TIERS  # what "/" shows

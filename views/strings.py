@@ -48,6 +48,12 @@ ALWAYS_APPLIES = N_("常に適用される原則")
 ALSO_KNOWN_AS = N_("別名")
 TYPICAL_SITUATIONS = N_("よくある状況の例")
 TYPICAL_SITUATIONS_NOTE = N_("このアプリが用意した例です。規定の本文ではありません。")
+# Headings the app shows that the regulation text it carries does not print.
+FINDER_NO_INFRACTION = N_("違反ではありません（アプリの説明）")
+HEADING_NOT_IN_SOURCE = N_(
+    "この見出しは原文の公開版によるもので、収録した規定の本文にはありません。"
+)
+LABEL_NOT_IN_SOURCE = N_("この見出しはアプリが付けたものです。規定の本文ではありません。")
 INFRACTION_COUNT = N_("違反：{count} 件")
 SELECT_AN_ITEM = N_("左の一覧から項目を選んでください。")
 
@@ -275,6 +281,10 @@ IMPORT_PASTE_BUTTON = N_("貼り付けた JSON を読み込む")
 IMPORT_DONE = N_(
     "「{name}」に読み込みました：追加 {added} 件、更新 {updated} 件、変更なし {unchanged} 件"
 )
+IMPORT_ELSEWHERE = N_(
+    "ほかの {count} 件は、この端末では別の大会（{names}）の記録のため、"
+    "そちらで照合し、移していません"
+)
 IMPORT_REFUSED = N_("読み込みませんでした（何も変更していません）：{reason}")
 IMPORT_SWITCH = N_("「{name}」に切り替える")
 
@@ -297,7 +307,8 @@ SAMPLE_TEXT = N_("見本：故意ではなく、過剰にカードを引いた")
 # About
 APP_VERSION = N_("アプリのバージョン")
 REGULATION = N_("規定")
-REGULATION_VERSION = N_("規定の版")
+# The source carries no version or date: this is when the app's copy of the text was taken.
+REGULATION_TEXT_AS_OF = N_("規定の本文を収録した時期")
 DATA_CHECKSUM = N_("データのチェックサム")
 LICENCES = N_("ライセンス")
 FONT_LICENCE = N_(
@@ -311,3 +322,84 @@ DISCLAIMER = N_("日本語の規定本文は原文のまま収録しています
 NOT_FOUND_TITLE = N_("ページが見つかりません")
 NOT_FOUND_BODY = N_("「{route}」というページはありません。")
 GO_HOME = N_("ホームに戻る")
+
+# Judges' sync: one log for the whole judge team over the venue's own network
+# (views/screens/sync*.py, views/sync_link.py)
+SYNC_TITLE = N_("ジャッジ間の共有")
+SYNC_OPEN = N_("ジャッジ間の共有")
+SYNC_INTRO = N_(
+    "会場のネットワーク（ヘッドジャッジの端末のテザリングなど）で、ジャッジ全員の記録を"
+    "一つにまとめます。インターネットは使いません。"
+)
+SYNC_JUDGE = N_("ジャッジ名")
+SYNC_JUDGE_HINT = N_("記録に「記録したジャッジ」として残ります。")
+SYNC_JUDGE_SAVE = N_("ジャッジ名を保存")
+SYNC_JUDGE_SAVED = N_("ジャッジ名を「{name}」にしました")
+SYNC_JUDGE_FIRST = N_("先にジャッジ名を入力してください。")
+SYNC_THIS_DEVICE = N_("この端末：ジャッジ {judge}（端末 {device}）")
+SYNC_HOST_HEADING = N_("この大会をホストする")
+SYNC_HOST_HINT = N_(
+    "ヘッドジャッジの端末で使います。ほかのジャッジは、表示されるアドレスと参加コードを入力して参加します。"
+)
+SYNC_HOST_START = N_("「{name}」をホストする")
+SYNC_JOIN_HEADING = N_("ホストに参加する")
+SYNC_JOIN_HINT = N_("ヘッドジャッジの端末に表示されているアドレスと参加コードを入力します。")
+SYNC_ADDRESS = N_("ホストのアドレス")
+SYNC_ADDRESS_HINT = N_("例 http://192.168.43.1:8765")
+SYNC_CODE = N_("参加コード")
+SYNC_CODE_HINT = N_("例 K7QF-2MXD-9PLA")
+SYNC_MOVE = N_("この端末の「{name}」の記録（{count} 件）を共有の大会に移す")
+SYNC_JOIN = N_("参加する")
+SYNC_WORKING = N_("接続しています…")
+SYNC_JOINED_DONE = N_("「{name}」に参加しました：送信 {pushed} 件、受信 {pulled} 件")
+SYNC_MOVED_DONE = N_(
+    "記録を移しました：追加 {added} 件、更新 {updated} 件、変更なし {unchanged} 件"
+)
+SYNC_NOT_DONE = N_("できませんでした：{reason}")
+SYNC_HOSTING = N_("ホスト中：「{name}」")
+SYNC_ADDRESSES = N_("アドレス（どれか一つを入力）")
+SYNC_CODE_SHOWN = N_("参加コード")
+SYNC_DEVICES = N_("参加している端末：{count} 台")
+SYNC_NO_DEVICES = N_("まだ参加している端末はありません。")
+SYNC_DEVICE_LINE = N_("ジャッジ {judge}・端末 {device}・{seen}")
+SYNC_NEW_CODE = N_("新しい参加コードにする")
+SYNC_NEW_CODE_CONFIRM = N_("新しい参加コードにしますか？")
+SYNC_NEW_CODE_DETAIL = N_(
+    "今のコードはすぐに使えなくなります。参加中の端末は、新しいコードで参加し直すまで同期できません。"
+)
+SYNC_NEW_CODE_DONE = N_("新しい参加コードにしました")
+SYNC_STOP_HOSTING = N_("ホストを終了する")
+SYNC_STOP_CONFIRM = N_("ホストを終了しますか？")
+SYNC_STOP_DETAIL = N_("参加中の端末は同期できなくなります。記録はどの端末にもそのまま残ります。")
+SYNC_STOPPED = N_("ホストを終了しました")
+SYNC_JOINED = N_("参加中：「{name}」")
+SYNC_HOST_AT = N_("ホスト：{address}")
+SYNC_LAST = N_("最終同期：{ago}")
+SYNC_NEVER = N_("まだ同期していません")
+SYNC_WAITING = N_("未送信の記録：{count} 件")
+SYNC_NOW = N_("今すぐ同期")
+SYNC_NOW_DONE = N_("同期しました：送信 {pushed} 件、受信 {pulled} 件")
+SYNC_REJOIN = N_("参加し直す（ホストのアドレスか参加コードが変わったとき）")
+SYNC_LEAVE = N_("共有をやめる")
+SYNC_LEAVE_CONFIRM = N_("共有をやめますか？")
+SYNC_LEAVE_DETAIL = N_(
+    "この端末の記録はそのまま残ります。未送信の記録（{count} 件）はホストに届きません。"
+)
+SYNC_LEFT = N_("共有をやめました")
+SYNC_SECONDS_AGO = N_("{count} 秒前")
+SYNC_MINUTES_AGO = N_("{count} 分前")
+SYNC_HOURS_AGO = N_("{count} 時間前")
+# The log's header: sharing at a glance
+SYNC_STATUS_HOSTING = N_("共有：ホスト中（{count} 台が参加）")
+SYNC_STATUS_JOINED = N_("共有：{address} のホストに参加中・最終同期 {ago}")
+SYNC_STATUS_OFFLINE = N_("共有：オフライン・未送信 {count} 件")
+SYNC_STATUS_WAITING = N_("未送信 {count} 件")
+# Who recorded it
+RECORDED_BY = N_("ジャッジ {judge}")
+RECORDED_BY_DEVICE = N_("記録したジャッジ：{judge}（端末 {device}）")
+RECORD_VERSIONS = N_("この記録の変更履歴")
+RECORD_VERSION_LINE = N_("{time}・ジャッジ {judge}（端末 {device}）")
+RECORD_VERSION_CURRENT = N_("現在の内容")
+RECORD_VERSION_DELETED = N_("削除")
+REPEAT_EARLIER_BY = N_("{round}、ジャッジ {judge}")
+UNKNOWN_JUDGE = N_("（不明）")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import flet as ft
 
-from regulation.model import Entry, Infraction, Principle, Text, Tier, entry_title
+from regulation.model import Entry, Infraction, Principle, Section, Text, Tier, entry_title
 
 from . import routes
 from . import strings as S
@@ -152,6 +152,16 @@ def bilingual_heading(ctx: Context, text: Text) -> ft.Text:
         weight=ft.FontWeight.BOLD,
         color=ft.Colors.PRIMARY,
     )
+
+
+def section_heading(ctx: Context, section: Section) -> ft.Control:
+    """A section's heading; one the source text leaves out (the original document's, from its
+    public copies) is marked as the app's, like every string that is not the regulation's."""
+    shown = bilingual_heading(ctx, section.title)
+    if section.heading_in_source:
+        return shown
+    note = ft.Text(ctx.ui(S.HEADING_NOT_IN_SOURCE), size=ctx.sizes.small, italic=True)
+    return ft.Column([shown, note], spacing=0, tight=True)
 
 
 def entry_route(entry: Entry) -> str:

@@ -258,6 +258,34 @@ def test_the_finder_leads_from_a_question_to_the_infraction(
     app.screenshot(f"{lang}-finder-result")
 
 
+@pytest.mark.parametrize(
+    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
+)
+def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
+    open_app, regulation: Regulation, size: str, lang: str, locale: str
+) -> None:
+    """Issue 19: "one of them simply conceded" says it is no infraction, on the question's page."""
+    finder = load_finder(regulation)
+    node = finder.node("result-without-playing")
+    assert node is not None
+    (option,) = [o for o in node.options if o.none is not None]
+    path = finder.path_to(node.id)
+    app = open_app(size, locale)
+    assert_tiers_shown(app, lang)
+    navigate_to(app, S.NAV_FINDER, lang)
+    for step in path:
+        app.wait_for(app.text(step.node.question.pick(lang)))
+        app.tap(app.button(containing(step.option.label.pick(lang))))
+    app.wait_for(app.text(node.question.pick(lang)))
+    app.wait_for(app.text(option.label.pick(lang)))
+    app.wait_for(app.text(option.none.text.pick(lang)))
+    app.wait_for(app.text(ui(S.FINDER_NO_INFRACTION, lang)))
+    # The other answers still follow it, on the screen (the card pushed nothing off).
+    last = node.options[-1]
+    app.wait_for(app.button(containing(last.label.pick(lang))))
+    app.screenshot(f"{lang}-finder-no-infraction")
+
+
 # -- search -------------------------------------------------------------------------------------
 
 

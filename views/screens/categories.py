@@ -9,7 +9,7 @@ from regulation.model import Category
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import bilingual_heading, entry_row, heading, scrolling_column
+from ..widgets import entry_row, heading, scrolling_column, section_heading
 
 CATEGORY_ICONS = {
     "deck": ft.Icons.STYLE,
@@ -62,7 +62,7 @@ def categories_screen(ctx: Context) -> Screen:
 def category_screen(ctx: Context, category: Category) -> Screen:
     controls: list[ft.Control] = []
     for section in ctx.regulation.sections_in_category(category.id):
-        controls.append(bilingual_heading(ctx, section.title))
+        controls.append(section_heading(ctx, section))
         controls += [entry_row(ctx, i) for i in ctx.regulation.infractions_in_section(section.id)]
         controls.append(ft.Divider())
     return Screen(title=ctx.shown(category.label), body=scrolling_column(controls, spacing=4))

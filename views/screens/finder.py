@@ -9,7 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from regulation.finder import FinderNode, FinderOption, FinderStep
-from regulation.model import Infraction, Tier
+from regulation.model import Infraction, Text, Tier
 
 from .. import routes
 from .. import strings as S
@@ -65,6 +65,8 @@ def answer_button(ctx: Context, option: FinderOption) -> ft.Control:
     """One answer: a wide button to the next question, or to the entry it ends on (its
     penalty shown, so the judge sees where the answer leads)."""
     label = ft.Text(ctx.shown(option.label), size=ctx.sizes.body, weight=ft.FontWeight.W_500)
+    if option.none is not None:
+        return no_infraction(ctx, label, option.none.text)
     result = option.result
     if result is None:
         assert option.next is not None  # an answer leads on or ends: the loader checked
@@ -94,6 +96,26 @@ def answer_button(ctx: Context, option: FinderOption) -> ft.Control:
         ),
         on_click=lambda _: ctx.actions.navigate(target),
         tooltip=_answer_tooltip(ctx, option),
+    )
+
+
+def no_infraction(ctx: Context, label: ft.Text, why: Text) -> ft.Control:
+    """An answer that is no infraction: not a way on, so not a button; the app's words why."""
+    return ft.Container(
+        ft.Column(
+            [
+                label,
+                ft.Text(
+                    ctx.ui(S.FINDER_NO_INFRACTION), size=ctx.sizes.body, weight=ft.FontWeight.BOLD
+                ),
+                ft.Text(ctx.shown(why), size=ctx.sizes.small, italic=True),
+            ],
+            spacing=4,
+            tight=True,
+        ),
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        border_radius=12,
+        padding=ft.Padding.symmetric(horizontal=16, vertical=10),
     )
 
 

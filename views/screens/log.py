@@ -30,6 +30,7 @@ from .log_parts import (
     round_numbers,
     tier_of,
 )
+from .sync_parts import sync_bar
 
 PAGE = 30  # records shown at once ("show more" adds as many): each row costs Flet ~1 ms to send
 PLAYER_MATCHES = 12
@@ -74,8 +75,11 @@ def log_screen(ctx: Context, route: Route) -> Screen:
     banner = recovery_banner(ctx)
     if banner:
         controls.append(banner)
+    controls.append(event_bar(ctx, event))
+    sharing = sync_bar(ctx)  # hosting / joined, last synced / offline, waiting
+    if sharing is not None:
+        controls.append(sharing)
     controls += [
-        event_bar(ctx, event),
         text_button(
             ctx,
             S.LOG_NEW_RECORD,

@@ -71,7 +71,7 @@ class Exchange:
         if kind == "csv":
             data = export_csv(event, records, self.ctx.regulation)
         else:
-            data = json_bytes(export_json(event, records))
+            data = json_bytes(export_json(event, records, self.store.export_versions(event.id)))
         return data, file_name(event, kind, now_local()), sum(not r.deleted for r in records)
 
     async def save_as(self, e: ft.Event, kind: str) -> None:
@@ -173,6 +173,11 @@ class Exchange:
             updated=report.updated,
             unchanged=report.unchanged,
         )
+        if report.elsewhere:  # what really happened to records of another event here
+            names = " / ".join(report.elsewhere_events)
+            elsewhere = self.ctx.ui(S.IMPORT_ELSEWHERE, count=report.elsewhere, names=names)
+            self.status.value = f"{self.status.value} {elsewhere}"
+            self.status.update()
         if report.event.id != self.event.id:
             self.offer_switch(report.event)
         return True

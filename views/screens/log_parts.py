@@ -19,6 +19,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..theme import TIER_COLORS
 from ..widgets import bilingual, penalty_chip, scrolling_column, text_button
+from .log_recorded import earlier_label, judge_label
 
 WARNING_COLOR = "#F9A825"  # amber: a repeat is something to weigh, not an error
 ERROR_COLOR = "#C62828"
@@ -121,8 +122,14 @@ def recovery_banner(ctx: Context) -> ft.Control | None:
 
 
 def local_time(moment: datetime, with_date: bool = False) -> str:
-    """A time as the device shows it (records keep their own UTC offset)."""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+    """A time as the device shows it (records keep their own UTC offset). One the device's
+    time zone cannot hold (a log written before times were bounded: 9999-12-31) is shown as
+    written, with its offset, rather than stopping the screen."""
+    style = "%Y-%m-%d %H:%M" if with_date else "%H:%M"
+    try:
+        return moment.astimezone().strftime(style)
+    except (OverflowError, ValueError, OSError):
+        return moment.strftime(f"{style} UTC%z")
 
 
 def round_label(ctx: Context, number: int | None) -> str:
@@ -185,6 +192,7 @@ def record_row(
     tier = tier_of(ctx, record.tier_id)
     facts = [f"{tier.letter} {ctx.pick(tier.title)}", place_label(ctx, record)]
     facts.append(local_time(record.created_at))
+    facts.append(judge_label(ctx, record) or "")  # who recorded it (venue sync)
     infraction = infraction_title(ctx, record.infraction_id)
     details = " · ".join(fact for fact in facts if fact)
     lines = f"{infraction}\n{details}" if show_player else details
@@ -303,7 +311,7 @@ def repeat_notice(
 def _earlier_record(ctx: Context, record: Record, link: bool) -> ft.Control:
     """An earlier record of the same infraction: when, where, its tier (a link on a saved
     record's page; on the form a link would leave the form)."""
-    where = place_label(ctx, record)
+    where = earlier_label(ctx, record, place_label(ctx, record))  # and the judge (venue sync)
     when = local_time(record.created_at, with_date=True)
     line = ft.Row(
         [

@@ -36,6 +36,8 @@ from .log_parts import (
     repeat_notice,
     tier_of,
 )
+from .log_recorded import recorded_by_line
+from .log_versions import versions_section
 
 
 def record_screen(ctx: Context, route: Route) -> Screen | None:
@@ -100,7 +102,8 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     facts.append(ctx.ui(S.RECORD_CREATED, time=local_time(record.created_at, with_date=True)))
     if record.updated_at != record.created_at:
         facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
-    controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts]
+    facts.append(recorded_by_line(ctx, record) or "")  # venue sync
+    controls += [ft.Text(fact, size=ctx.sizes.body) for fact in facts if fact]
     if record.note:
         controls.append(
             ft.Container(
@@ -142,6 +145,9 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
                 wrap=True,
             )
         )
+    history = versions_section(ctx, store, record)  # venue sync: earlier versions, by whom
+    if history is not None:
+        controls.append(history)
     return Screen(
         title=" ".join(record.player.name.split()),
         body=scrolling_column(controls, spacing=10),

@@ -81,6 +81,7 @@ def settings_screen(ctx: Context) -> Screen:
         text_size,
         ft.Text(ctx.ui(S.SAMPLE_TEXT), size=ctx.sizes.body),
         ft.Divider(),
+        *_sharing(ctx),
         ft.ListTile(
             leading=ft.Icon(ft.Icons.INFO_OUTLINE),
             title=ft.Text(ctx.ui(S.ABOUT_TITLE), size=ctx.sizes.body),
@@ -88,6 +89,13 @@ def settings_screen(ctx: Context) -> Screen:
         ),
     ]
     return Screen(title=ctx.ui(S.SETTINGS_TITLE), body=scrolling_column(controls, spacing=8))
+
+
+def _sharing(ctx: Context) -> list[ft.Control]:
+    """The judge name and the way to the judges' sync (imported here: it opens the log)."""
+    from .sync_parts import judge_setting
+
+    return [*judge_setting(ctx), ft.Divider()]
 
 
 def about_screen(ctx: Context) -> Screen:
@@ -105,7 +113,7 @@ def about_screen(ctx: Context) -> Screen:
     controls = [
         ft.Text(ctx.ui(S.APP_TITLE), size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
         fact(S.REGULATION, ctx.shown(document.label)),
-        fact(S.REGULATION_VERSION, document.version),
+        fact(S.REGULATION_TEXT_AS_OF, document.text_as_of),
         fact(S.APP_VERSION, APP_VERSION),
         fact(S.DATA_CHECKSUM, document.source_sha256[:16]),
         ft.Text(ctx.ui(S.OFFLINE_NOTE), size=ctx.sizes.body),

@@ -113,6 +113,7 @@ def principle_screen(ctx: Context, principle: Principle) -> Screen:
     controls = [
         bilingual_heading(ctx, ctx.regulation.principles_heading),
         bilingual(ctx, principle.label, size=ctx.sizes.title, weight=ft.FontWeight.BOLD),
+        ft.Text(ctx.ui(S.LABEL_NOT_IN_SOURCE), size=ctx.sizes.small, italic=True),
         bilingual(ctx, principle.text),
     ]
     situations = typical_situations(ctx, principle.situations)
