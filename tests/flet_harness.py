@@ -7,7 +7,8 @@ client's side of the protocol, as far as this app uses it:
 * it registers like the client (route, size, Android or web), then ``main(page)`` runs through
   flet's own session starter, as under ``ft.run`` (an error in it arrives as SESSION_CRASHED);
 * user actions are sent as the client sends them (a property update, then the control event):
-  taps on buttons, list tiles, containers, chips, radios and NavigationBar/Rail destinations
+  taps on buttons, list tiles, containers, chips, radios, checkboxes, switches and
+  NavigationBar/Rail destinations
   (a control's client actions, ``action=ft.CopyToClipboard(…)``, run first, in the client),
   typing (and Enter), a Dropdown option, a RadioGroup value, a typed URL, Back, a resize, and
   a web tab reloaded into its live session;
@@ -638,6 +639,23 @@ class FakeApp:
     async def _act(self, action: Callable[[], Any]) -> None:
         action()
         await self._settle()
+        await self._report_closed_dialogs()
+
+    async def _report_closed_dialogs(self) -> None:
+        """Like Flutter once a dialog closed by the app has faded out: its ``dismiss`` event
+        (Flet removes the dialog from the page then, and calls its ``on_dismiss``)."""
+        reported: set[int] = self.__dict__.setdefault("_dismissed_dialogs", set())
+        while closed := [
+            d
+            for d in self.page._dialogs.controls
+            if not getattr(d, "open", True)
+            and d._i in self._client_controls
+            and d._i not in reported
+        ]:
+            for dialog in closed:
+                reported.add(dialog._i)
+                self._fire(dialog, "dismiss", always=True)
+            await self._settle()
 
     async def _settle(self, timers_within: float = 0.0, max_ticks: int = 20_000) -> None:
         """Yield to the loop until nothing is runnable for a few consecutive ticks.
@@ -884,6 +902,8 @@ class FakeApp:
             group = next((a for a in reversed(ancestors) if isinstance(a, ft.RadioGroup)), None)
             if group is not None:
                 return lambda: self._set_and_fire(group, "value", c.value, "change")
+        if isinstance(c, (ft.Checkbox, ft.Switch)):  # toggled, then `change`
+            return lambda: self._set_and_fire(c, "value", not c.value, "change")
         if isinstance(c, ft.Chip) and c.on_click is None and c.on_select is not None:
             return lambda: self._set_and_fire(c, "selected", not c.selected, "select")
         if getattr(c, "on_click", None) is not None or getattr(c, "action", None) is not None:

@@ -8,10 +8,11 @@ pushed on top of it. The page around a screen (bars, rail, list pane) is views/l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
@@ -45,6 +46,7 @@ from .state import (
     state_from_stored,
     stored_values,
 )
+from .sync_link import REDRAWN_ON_PULL
 from .theme import WIDE_BREAKPOINT, apply_theme
 from .ticker import Tick, Ticker
 
@@ -90,6 +92,8 @@ class Shell:
         self._settings_changed = False  # by the judge, since the start
         self._loop: asyncio.AbstractEventLoop  # the app's, set in start()
         self._tasks: set[asyncio.Task] = set()
+        self._focus_target: ft.Control | None = None  # what the top screen asks to focus
+        self._focused_path: str | None = None  # the route it was last given for
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
@@ -102,6 +106,7 @@ class Shell:
             self.state.change_settings(language=negotiate_language(locales))
         self.state.wide = self._is_wide()
         self.context = self._context()
+        self.logbook.sync.attach(self._spawn, self._sync_pulled)
         page = self.page
         apply_theme(page, *self._look())
         page.on_route_change = self._on_route_change
@@ -117,6 +122,7 @@ class Shell:
         self.search_index()
         self.logbook.warm()
         load_later_screens()  # the log's screens and the records/ modules they import
+        self.logbook.sync.follow()  # a shared log syncs in the background from the start
 
     async def _ask_client(self) -> tuple[dict[str, object], list[str]]:
         """The stored settings and the device's languages, asked at once. A client that does
@@ -249,10 +255,31 @@ class Shell:
         """Records changed: every view is rebuilt at its next render (the top one at once,
         those below it right after), so going back never shows a record as it was."""
         self._version += 1
+        self.logbook.sync.saved()  # a shared log sends it soon
 
-    def notify(self, message: str) -> None:
+    def _sync_pulled(self) -> None:
+        """Records of other judges arrived (on the app's loop): the log screen shown is
+        redrawn with them, every other view when it is shown next."""
+        self._version += 1
+        top = self.history.stack[-1] if self.history else None
+        if top is not None and top.pattern in REDRAWN_ON_PULL:
+            self.render()
+        else:
+            self.logbook.sync.redraw_lines()
+
+    def notify(self, message: str, undo: Callable[[], None] | None = None) -> None:
+        """A snack bar; with `undo`, an undo button in it (shown longer, to leave time)."""
+        action = None
+        if undo is not None:
+            action = ft.SnackBarAction(label=self.context.ui(S.UNDO), on_click=lambda _: undo())
         self.page.show_dialog(
-            ft.SnackBar(ft.Text(message, size=self.context.sizes.body), show_close_icon=True)
+            ft.SnackBar(
+                ft.Text(message, size=self.context.sizes.body),
+                show_close_icon=True,
+                action=action,
+                persist=False,  # with an action Flutter would keep it up until dismissed
+                duration=ft.Duration(seconds=8 if undo else 4),
+            )
         )
 
     def close_dialog(self) -> None:
@@ -365,6 +392,7 @@ class Shell:
         self.page.title = self.context.ui(S.APP_TITLE)
         self.page.locale_configuration = LOCALES[self.state.settings.language]
         stack = self.history.stack
+        self.logbook.sync.forget_lines()
         self.logbook.keep_drafts({route.path for route in stack})
         views = []
         for depth, route in enumerate(stack):
@@ -378,8 +406,27 @@ class Shell:
         self.page.views[:] = views
         self.page.update()
         self.ticker.follow(self._top_tick)
+        self._focus_new_screen(stack[-1].path)
         if any(version != self._version for version, _view in self._views.values()):
             self._spawn(self._refresh_views_below(list(stack)))
+
+    def _focus_new_screen(self, path: str) -> None:
+        """Gives the focus to the control the top screen asks for (`Screen.focus`), once per
+        opening of a route: a redraw of the same screen leaves the judge's cursor alone."""
+        target, self._focus_target = self._focus_target, None
+        if path == self._focused_path:
+            return
+        self._focused_path = path
+        focus = getattr(target, "focus", None)
+        if focus is None:
+            return
+
+        async def give_focus() -> None:
+            # A tab gone meanwhile: the focus is a convenience, not data.
+            with contextlib.suppress(Exception):
+                await focus()
+
+        self._spawn(give_focus())
 
     async def _refresh_views_below(self, stack: list[Route]) -> None:
         if stack != self.history.stack:
@@ -413,6 +460,7 @@ class Shell:
         screen = self.screen(route)
         if depth == len(stack) - 1:
             self._top_tick = screen.tick
+            self._focus_target = screen.focus
         return page_view(
             self.context,
             route.path,

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from records.paths import database_path
 
+from .sync_link import SyncLink
+
 if TYPE_CHECKING:
     from records.model import Recovery
     from records.store import LogStore
@@ -43,7 +45,10 @@ class Logbook:
         self.fault: str | None = None  # why the last attempt to open failed, one line
         self.drafts: dict[str, object] = {}  # route path → an open form's values
         self.player_filter = ""
+        self.round_filter: int | None = None  # the log shows one round (None: all of them)
+        self.table_filter = ""  # …and/or one table
         self.pages = 1  # pages of the log shown (the judge asked for more)
+        self.sync = SyncLink(self)  # venue sharing of this log (views/sync_link.py)
         # Judge calls being timed, by table (views/screens/clock_calls.py).
         self.calls: dict[str, RunningCall] = {}
 

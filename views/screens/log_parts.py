@@ -19,6 +19,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..theme import TIER_COLORS
 from ..widgets import bilingual, penalty_chip, scrolling_column, text_button
+from .log_recorded import earlier_label, judge_label
 
 WARNING_COLOR = "#F9A825"  # amber: a repeat is something to weigh, not an error
 ERROR_COLOR = "#C62828"
@@ -27,10 +28,16 @@ ERROR_COLOR = "#C62828"
 # -- the store -----------------------------------------------------------------------------------
 
 
-def change_log(ctx: Context, change: Callable[[], object], done: str) -> None:
+def change_log(
+    ctx: Context,
+    change: Callable[[], object],
+    done: str,
+    undo: Callable[[], None] | None = None,
+) -> None:
     """One change of the penalty log from a screen: once it is saved, the screens that show the
-    log are redrawn and `done` is said; a failure to save (a full or read-only disk) is said
-    instead and nothing changed. Invalid input goes back to the caller, to mark its field."""
+    log are redrawn and `done` is said (with an undo button when `undo` is given); a failure to
+    save (a full or read-only disk) is said instead and nothing changed. Invalid input goes
+    back to the caller, to mark its field."""
     try:
         change()
     except InvalidInput:
@@ -38,14 +45,14 @@ def change_log(ctx: Context, change: Callable[[], object], done: str) -> None:
     except LogError as exc:
         ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
         return
-    log_changed(ctx, done)
+    log_changed(ctx, done, undo)
 
 
-def log_changed(ctx: Context, done: str) -> None:
+def log_changed(ctx: Context, done: str, undo: Callable[[], None] | None = None) -> None:
     """After a change of the log is saved: redraw what shows it, and say `done`."""
     ctx.actions.log_changed()
     ctx.actions.refresh()
-    ctx.actions.notify(done)
+    ctx.actions.notify(done, undo)
 
 
 def open_store(ctx: Context) -> LogStore | None:
@@ -185,6 +192,7 @@ def record_row(
     tier = tier_of(ctx, record.tier_id)
     facts = [f"{tier.letter} {ctx.pick(tier.title)}", place_label(ctx, record)]
     facts.append(local_time(record.created_at))
+    facts.append(judge_label(ctx, record) or "")  # who recorded it (venue sync)
     infraction = infraction_title(ctx, record.infraction_id)
     details = " · ".join(fact for fact in facts if fact)
     lines = f"{infraction}\n{details}" if show_player else details
@@ -303,7 +311,7 @@ def repeat_notice(
 def _earlier_record(ctx: Context, record: Record, link: bool) -> ft.Control:
     """An earlier record of the same infraction: when, where, its tier (a link on a saved
     record's page; on the form a link would leave the form)."""
-    where = place_label(ctx, record)
+    where = earlier_label(ctx, record, place_label(ctx, record))  # and the judge (venue sync)
     when = local_time(record.created_at, with_date=True)
     line = ft.Row(
         [

@@ -81,6 +81,7 @@ def settings_screen(ctx: Context) -> Screen:
         text_size,
         ft.Text(ctx.ui(S.SAMPLE_TEXT), size=ctx.sizes.body),
         ft.Divider(),
+        *_sharing(ctx),
         ft.ListTile(
             leading=ft.Icon(ft.Icons.INFO_OUTLINE),
             title=ft.Text(ctx.ui(S.ABOUT_TITLE), size=ctx.sizes.body),
@@ -88,6 +89,13 @@ def settings_screen(ctx: Context) -> Screen:
         ),
     ]
     return Screen(title=ctx.ui(S.SETTINGS_TITLE), body=scrolling_column(controls, spacing=8))
+
+
+def _sharing(ctx: Context) -> list[ft.Control]:
+    """The judge name and the way to the judges' sync (imported here: it opens the log)."""
+    from .sync_parts import judge_setting
+
+    return [*judge_setting(ctx), ft.Divider()]
 
 
 def about_screen(ctx: Context) -> Screen:
