@@ -61,6 +61,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     finder_parser = commands.add_parser("finder", help="the infraction finder's question tree")
     finder_parser.add_argument("--json", action="store_true")
     _add_log_parser(commands)
+    _add_round_parser(commands)
     _add_sync_parser(commands)
     return parser.parse_args(argv)
 
@@ -110,6 +111,33 @@ def _add_log_parser(commands: argparse._SubParsersAction) -> None:
         changed = log_commands.add_parser(name, help=about)
         changed.add_argument("record_id", metavar="RECORD_ID")
         changed.add_argument("--json", action="store_true")
+
+
+def _add_round_parser(commands: argparse._SubParsersAction) -> None:
+    round_parser = commands.add_parser("round", help="the round clock: start, pause, extend")
+    round_commands = round_parser.add_subparsers(
+        dest="round_command",
+        metavar="start|pause|resume|extend|status",
+        required=True,
+        parser_class=_Parser,
+    )
+    start = round_commands.add_parser("start", help="start a round, or correct its start")
+    pause = round_commands.add_parser("pause", help="pause a round (an announcement)")
+    resume = round_commands.add_parser("resume", help="resume a paused round")
+    extend = round_commands.add_parser("extend", help="give a table extra time")
+    status = round_commands.add_parser("status", help="a round's time (default: current)")
+    for sub in (start, pause, resume, extend):
+        sub.add_argument("number", metavar="N")
+    status.add_argument("number", metavar="N", nargs="?")
+    for sub in (start, pause, resume, status):
+        sub.add_argument("--at", metavar="ISO", help="default: now (status: evaluated then)")
+    start.add_argument("--minutes", type=int, metavar="M", help="the round's length")
+    extend.add_argument("--table", required=True, metavar="T")
+    extend.add_argument("--minutes", required=True, type=int, metavar="M")
+    extend.add_argument("--record", metavar="UUID", help="the record of the call")
+    for sub in (start, pause, resume, extend, status):
+        sub.add_argument("--event", metavar="NAME", help="default: the current event")
+        sub.add_argument("--json", action="store_true")
 
 
 def _add_sync_parser(commands: argparse._SubParsersAction) -> None:
@@ -180,6 +208,10 @@ def run_command(args: argparse.Namespace) -> int:
         from records.cli import log_command
 
         return log_command(args, regulation)
+    if args.command == "round":
+        from records.cli_round import round_command
+
+        return round_command(args, regulation)
     if args.command == "sync":
         from records.cli_sync import sync_command
 

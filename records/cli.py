@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from regulation.model import Regulation
 
 from .errors import InvalidInput, LogError
-from .exchange import export_csv, export_json, json_bytes, read_export, record_json, write_file
+from .exchange import event_export, export_csv, json_bytes, read_export, record_json, write_file
 from .model import Event, Player, Record, RecordInput
 from .slip import slip_line
 from .store import LogStore
@@ -219,7 +219,7 @@ def _export(store: LogStore, args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "csv":
         data = export_csv(event, records, store.regulation)
     else:
-        data = json_bytes(export_json(event, records, store.export_versions(event.id)))
+        data = json_bytes(event_export(store, event.id)[0])
     if args.output:
         write_file(Path(args.output), data)
         live = sum(not r.deleted for r in records)

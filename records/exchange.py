@@ -6,7 +6,8 @@ JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still re
      "exported_at": ISO, "app_version": "1.0.0",
      "event": {"id": UUID, "name": STR, "date": "YYYY-MM-DD"|null,
                "rounds": [{"number": N, "assembly_at": ISO|null}…], "versions": [ITEM…]},
-     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…]}
+     "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…],
+     "clock": CLOCK}
 
 RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
@@ -18,7 +19,13 @@ gets a new `version`.
 Version 2 adds (all optional when reading): `recorded_by`, and `versions`, every saved version of
 the record or of the event's settings as venue sync sends them (ITEM: records/sync/protocol.py),
 so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
-counts as one version stamped from its `updated_at`.
+counts as one version stamped from its `updated_at`. CLOCK (version 2, optional) is the event's
+round clock (lengths, starts, pauses, extensions), every row with its UUID, instants and
+tombstone (records/clock_rows.py); an import merges it row by row, the later update winning.
+
+Also since version 2, each record's evidence: "arrived_at" (ISO or null: when a late player
+arrived), "late_seconds" (whole seconds after the assembly time, or null) and "occurrence" (the
+repeat count when it was recorded: 1 a first infraction, 2 the first repeat; null when unknown).
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -41,12 +48,13 @@ import unicodedata
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regulation import APP_VERSION
 from regulation.model import Regulation
 
 from . import validate
+from .clock_rows import ClockData, clock_json, parse_clock
 from .database import iso, now_local
 from .errors import InvalidInput, LogError
 from .faults import describe_fault
@@ -57,8 +65,11 @@ from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
 from .sync.local import legacy_version
 from .sync.protocol import item_json, parse_item
 
+if TYPE_CHECKING:
+    from .store import LogStore
+
 FORMAT = "ocg-penalty-guide/penalty-log"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 2  # 2: recorded_by, versions, each record's evidence
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 # The parser's work and memory are bounded before it starts: a file of 50 MB holds at most
 # about 170,000 records (300 bytes each at the least), two objects each, so a million objects
@@ -85,6 +96,10 @@ CSV_COLUMNS = (
     "note",
     "recorded_by_judge",
     "recorded_by_device",
+    "arrived_at",  # a late player's arrival (ISO 8601)
+    "late_minutes",  # how late after the assembly time: whole minutes…
+    "late_seconds",  # …and the seconds beyond them (8 min 26 s: 8 and 26)
+    "occurrence",  # the repeat count when recorded (2: the first repeat)
 )
 # A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
 # move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
@@ -118,8 +133,20 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
     }
 
 
+def evidence_json(record: Record) -> dict[str, Any]:
+    """The record's evidence in an export (format version 2)."""
+    return {
+        "arrived_at": iso(record.arrived_at) if record.arrived_at else None,
+        "late_seconds": record.late_seconds,
+        "occurrence": record.occurrence,
+    }
+
+
 def export_json(
-    event: Event, records: tuple[Record, ...], versions: Sequence[ItemVersion] = ()
+    event: Event,
+    records: tuple[Record, ...],
+    versions: Sequence[ItemVersion] = (),
+    clock: ClockData | None = None,
 ) -> dict[str, Any]:
     """The export; with `versions` (LogStore.export_versions), each thing's history too."""
     by_item: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -142,13 +169,26 @@ def export_json(
                 for r in event.rounds
             ],
         },
-        "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
+        "records": [
+            {**record_json(r, event.name), **evidence_json(r), "deleted": r.deleted}
+            for r in records
+        ],
+        "clock": clock_json(clock or ClockData()),
     }
     if versions:
         payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
         for entry in payload["records"]:
             entry["versions"] = by_item.get((RECORD, entry["id"]), [])
     return payload
+
+
+def event_export(store: LogStore, event_id: str) -> tuple[dict[str, Any], int]:
+    """The JSON export of an event, round clock included, and how many live records it holds."""
+    event, records = store.export_records(event_id)
+    payload = export_json(
+        event, records, store.export_versions(event_id), store.round_clock.rows(event_id)
+    )
+    return payload, sum(not r.deleted for r in records)
 
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
@@ -160,6 +200,12 @@ def _cell(value: str | None) -> str:
         return ""
     first = unicodedata.normalize("NFKC", value[0])
     return "'" + value if first.startswith(_FORMULA_STARTS) else value
+
+
+def _late_cells(late_seconds: int | None) -> tuple[str, str]:
+    if late_seconds is None:
+        return "", ""
+    return str(late_seconds // 60), str(late_seconds % 60)
 
 
 def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
@@ -192,6 +238,9 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 _cell(record.note),
                 _cell(record.recorded_by.judge if record.recorded_by else None),
                 record.recorded_by.device if record.recorded_by else "",
+                iso(record.arrived_at) if record.arrived_at else "",
+                *_late_cells(record.late_seconds),
+                "" if record.occurrence is None else str(record.occurrence),
             )
         )
     return out.getvalue().encode("utf-8-sig")
@@ -332,8 +381,9 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
     if found:  # a record without versions counts as one (as from a version-1 file)
         have = {v.item_id for v in found if v.kind == RECORD}
         found += [legacy_version(r) for r in records if r.id not in have]
+    clock = parse_clock(payload.get("clock"))
     return ImportedEvent(
-        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found)
+        event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found), clock
     )
 
 
@@ -394,6 +444,8 @@ def _record(
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
+    arrived = entry.get("arrived_at")  # the evidence: absent from version 1 files
+    arrived_at = None if arrived is None else validate.iso_datetime(arrived, f"{where}.arrived_at")
     return Record(
         id=_uuid(entry.get("id"), f"{where}.id"),
         event_id=event_id,
@@ -409,6 +461,9 @@ def _record(
         note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
         recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
+        arrived_at=arrived_at,
+        late_seconds=validate.late_seconds(entry.get("late_seconds"), f"{where}.late_seconds"),
+        occurrence=validate.occurrence(entry.get("occurrence"), f"{where}.occurrence"),
     )
 
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 
+from .clock_merge import merge_clock
+from .clock_rows import ClockData
 from .database import Database, iso
 from .events import Events
 from .history import RECORD_COLUMNS, History
@@ -42,6 +44,7 @@ class ImportedEvent:
     rounds: tuple[Round, ...]
     records: tuple[Record, ...]
     versions: tuple[ItemVersion, ...] = ()  # empty: a version-1 file
+    clock: ClockData = field(default_factory=ClockData)  # the round clock's rows (version 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +94,18 @@ def merge(
         away = {record_id for record_id, home in homes.items() if home != local_uuid}
         applied = apply(db, events, history, [v for v in moved if not _is_away(v, away)])
         apply(db, events, history, [v for v in moved if _is_away(v, away)])  # counted apart
+        clock = merge_clock(db, local_uuid, incoming.clock)  # records/clock_merge.py
     event = events.or_fail(local_uuid)
     names = tuple(sorted({events.or_fail(homes[record_id]).name for record_id in away}))
     return MergeReport(
-        event, applied.added, applied.updated, applied.unchanged, created, len(away), names
+        event,
+        applied.added,
+        applied.updated,
+        applied.unchanged,
+        created,
+        len(away),
+        names,
+        clock,
     )
 
 

@@ -84,7 +84,77 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         ),
     ),
-    # 2: branch logui (record evidence fields); 3: branch clock (round clock tables).
+    Migration(
+        2,
+        "record evidence: arrival time, seconds late, repeat count when recorded",
+        (
+            "ALTER TABLE records ADD COLUMN arrived_at TEXT",  # ISO 8601 with offset
+            "ALTER TABLE records ADD COLUMN late_seconds INTEGER"
+            " CHECK (late_seconds IS NULL OR late_seconds >= 0)",
+            "ALTER TABLE records ADD COLUMN occurrence INTEGER"
+            " CHECK (occurrence IS NULL OR occurrence >= 1)",
+        ),
+    ),
+    Migration(
+        3,
+        "the round clock: per-event and per-round lengths, starts, pauses, extensions",
+        (
+            # Every clock row is event data that travels (export, venue sync) as it is: its own
+            # UUID, the event's UUID, created/updated instants (updated_us orders versions
+            # across UTC offsets) and a tombstone, so that "the later update wins" row by row.
+            # One row per event and per round: their UUIDs are derived from the event's UUID
+            # (records/clock_rows.py), so two devices that set one round make one row.
+            """CREATE TABLE clock_events (
+                uuid TEXT PRIMARY KEY,
+                event_uuid TEXT NOT NULL UNIQUE REFERENCES events(uuid),
+                round_minutes INTEGER NOT NULL CHECK (round_minutes BETWEEN 1 AND 1440),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                updated_us INTEGER NOT NULL,
+                deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+            )""",
+            """CREATE TABLE clock_rounds (
+                uuid TEXT PRIMARY KEY,
+                event_uuid TEXT NOT NULL REFERENCES events(uuid),
+                number INTEGER NOT NULL CHECK (number >= 1),
+                minutes INTEGER CHECK (minutes IS NULL OR minutes BETWEEN 1 AND 1440),
+                started_at TEXT,                -- NULL: not started
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                updated_us INTEGER NOT NULL,
+                deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
+                UNIQUE (event_uuid, number)
+            )""",
+            """CREATE TABLE clock_marks (
+                uuid TEXT PRIMARY KEY,
+                event_uuid TEXT NOT NULL REFERENCES events(uuid),
+                round INTEGER NOT NULL CHECK (round >= 1),
+                kind TEXT NOT NULL CHECK (kind IN ('pause', 'resume')),
+                at TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                updated_us INTEGER NOT NULL,
+                deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+            )""",
+            "CREATE INDEX clock_marks_by_round ON clock_marks(event_uuid, round)",
+            # record_uuid has no foreign key: sync may bring an extension before its record.
+            """CREATE TABLE clock_extensions (
+                uuid TEXT PRIMARY KEY,
+                event_uuid TEXT NOT NULL REFERENCES events(uuid),
+                round INTEGER NOT NULL CHECK (round >= 1),
+                table_label TEXT NOT NULL,
+                minutes INTEGER NOT NULL CHECK (minutes BETWEEN 1 AND 1440),
+                record_uuid TEXT,
+                finished INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                updated_us INTEGER NOT NULL,
+                deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+            )""",
+            "CREATE INDEX clock_extensions_by_round ON clock_extensions(event_uuid, round)",
+            "CREATE INDEX clock_extensions_by_record ON clock_extensions(record_uuid)",
+        ),
+    ),
     Migration(
         4,
         "venue sync: every saved version of records and event settings, who recorded a record,"

@@ -24,6 +24,7 @@ from typing import TypeVar
 from regulation.model import Regulation
 
 from . import players as _players
+from .clock_store import ClockStore
 from .database import Database, iso, now_local, to_us
 from .events import Events
 from .faults import BUSY_TIMEOUT_S, describe_fault
@@ -78,6 +79,7 @@ class LogStore:
         self._events = Events(database)
         self._players = _players.Players(database)
         self._history = History(database, self._events, self._players, regulation)
+        self.round_clock = ClockStore(database, self._events)  # records/clock_store.py
         self._save_listeners: list[Callable[[], None]] = []
         self.path = database.path
         self.regulation = regulation
@@ -219,25 +221,31 @@ class LogStore:
         event_id: str,
         *,
         round_number: int | None = None,
+        table: str | None = None,
         player: Player | None = None,
         player_id: str | None = None,
         newest_first: bool = True,
         include_deleted: bool = False,
+        only_deleted: bool = False,
         limit: int | None = None,
         after: Record | None = None,
     ) -> tuple[Record, ...]:
         """An event's records, newest first (the log screen) or oldest first; optionally of one
-        round and/or one player (`player` by the identity rule; `player_id` alone: by ID).
+        round, one table (as written, width-folded) and/or one player (`player` by the identity
+        rule; `player_id` alone: by ID);
+        deleted ones with `include_deleted`, or only those (`only_deleted`, the deleted list).
 
         Paging: `limit` records that come after `after` in this order; a screen shows the first
         page at once (`limit=100`) and asks for the next with `after=page[-1]`."""
         return self._history.of_event(
             event_id,
             round_number=round_number,
+            table=table,
             player=player,
             player_id=player_id,
             newest_first=newest_first,
             include_deleted=include_deleted,
+            only_deleted=only_deleted,
             limit=limit,
             after=after,
         )

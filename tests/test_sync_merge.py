@@ -4,6 +4,8 @@ and an edit made after seeing another one wins even from a clock 15 minutes slow
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import tempfile
 from datetime import datetime, timedelta
@@ -14,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import JST, Clock, entry, open_store
 
-from records.exchange import export_json, json_bytes, parse_export
+from records.exchange import export_csv, export_json, json_bytes, parse_export
 from records.merge import apply
 from records.model import RecordVersion
 from records.store import LogStore
@@ -246,3 +248,12 @@ def test_new_records_carry_the_judge_and_device(regulation: Regulation, tmp_path
         assert previous.recorded_by == record.recorded_by  # the repeat notice can name 佐藤
         edited = a.edit_record(record.id, entry("山田", note="x"))
         assert edited.recorded_by == record.recorded_by  # who recorded it, not who edited it
+        header, *rows = csv.reader(
+            io.StringIO(export_csv(*a.export_records(event.id), regulation).decode("utf-8-sig"))
+        )
+        assert [dict(zip(header, row, strict=True))["recorded_by_judge"] for row in rows] == [
+            "佐藤"
+        ] * 2
+        assert {dict(zip(header, row, strict=True))["recorded_by_device"] for row in rows} == {
+            ledger.device_id
+        }

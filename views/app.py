@@ -8,9 +8,11 @@ pushed on top of it. The page around a screen (bars, rail, list pane) is views/l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
@@ -46,6 +48,7 @@ from .state import (
 )
 from .sync_link import REDRAWN_ON_PULL
 from .theme import WIDE_BREAKPOINT, apply_theme
+from .ticker import Tick, Ticker
 
 LOCALES = {
     language: ft.LocaleConfiguration(
@@ -77,6 +80,9 @@ class Shell:
         self.logbook = Logbook(regulation)  # opened off the start-up path (_warm_up)
         # A strong reference: the page drops services nothing else refers to.
         self.prefs = ft.SharedPreferences()
+        self.haptic = ft.HapticFeedback()  # the clock's 10 min / 5 min / time (views/ticker.py)
+        self.ticker = Ticker(self._spawn)
+        self._top_tick: Tick | None = None  # the shown screen's, handed to the ticker
         self.state = AppState()
         self.history = History()
         # Views below the top one are kept while nothing they show has changed (`_version`
@@ -86,6 +92,8 @@ class Shell:
         self._settings_changed = False  # by the judge, since the start
         self._loop: asyncio.AbstractEventLoop  # the app's, set in start()
         self._tasks: set[asyncio.Task] = set()
+        self._focus_target: ft.Control | None = None  # what the top screen asks to focus
+        self._focused_path: str | None = None  # the route it was last given for
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
@@ -100,11 +108,12 @@ class Shell:
         self.context = self._context()
         self.logbook.sync.attach(self._spawn, self._sync_pulled)
         page = self.page
-        apply_theme(page, self.state.settings.theme, self.state.settings.text_scale)
+        apply_theme(page, *self._look())
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_resize = self._on_resize
         page.on_connect = self._on_connect
+        page.on_error = self._on_client_error
         self.show(page.route)
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self._warm_up, daemon=True).start()
@@ -156,7 +165,7 @@ class Shell:
         state = self.state
         if late.language_chosen and not self._settings_changed:
             state.settings, state.language_chosen = late.settings, True
-            apply_theme(self.page, state.settings.theme, state.settings.text_scale)
+            apply_theme(self.page, *self._look())
         state.bookmarks = newest_first(state.bookmarks, late.bookmarks, MAX_BOOKMARKS)
         state.recent = newest_first(state.recent, late.recent, MAX_RECENT)
         self._version += 1
@@ -169,6 +178,12 @@ class Shell:
             return []
         locales = getattr(info, "locales", None) or []
         return ["_".join(p for p in (loc.language_code, loc.country_code) if p) for loc in locales]
+
+    def _look(self) -> tuple[str, float, str]:
+        """What the theme follows: the theme mode, the text size, the language (the bottom
+        bar's labels must fit their sixth of a phone in it)."""
+        settings = self.state.settings
+        return settings.theme, settings.text_scale, settings.language
 
     def _is_wide(self) -> bool:
         return (self.page.width or 0) >= WIDE_BREAKPOINT
@@ -202,6 +217,7 @@ class Shell:
             notify=self.notify,
             show_dialog=self.page.show_dialog,
             close_dialog=self.close_dialog,
+            vibrate=self.vibrate,
         )
         return Context(
             self.regulation,
@@ -251,13 +267,36 @@ class Shell:
         else:
             self.logbook.sync.redraw_lines()
 
-    def notify(self, message: str) -> None:
+    def notify(self, message: str, undo: Callable[[], None] | None = None) -> None:
+        """A snack bar; with `undo`, an undo button in it (shown longer, to leave time)."""
+        action = None
+        if undo is not None:
+            action = ft.SnackBarAction(label=self.context.ui(S.UNDO), on_click=lambda _: undo())
         self.page.show_dialog(
-            ft.SnackBar(ft.Text(message, size=self.context.sizes.body), show_close_icon=True)
+            ft.SnackBar(
+                ft.Text(message, size=self.context.sizes.body),
+                show_close_icon=True,
+                action=action,
+                persist=False,  # with an action Flutter would keep it up until dismissed
+                duration=ft.Duration(seconds=8 if undo else 4),
+            )
         )
 
     def close_dialog(self) -> None:
         self.page.pop_dialog()
+
+    def vibrate(self) -> None:
+        """A heavy haptic impact: Android and iOS apps vibrate; in a browser Flutter calls
+        navigator.vibrate (Chrome on Android); desktops have nothing and ignore it."""
+
+        async def buzz() -> None:
+            try:
+                await self.haptic.heavy_impact()
+                await self.haptic.vibrate()
+            except Exception:  # no vibrator, a tab gone: the visible change remains
+                pass
+
+        self._spawn(buzz())
 
     def toggle_bookmark(self, entry_id: str) -> None:
         self.state.toggle_bookmark(entry_id)
@@ -275,7 +314,7 @@ class Shell:
         self.state.change_settings(**changes)
         if "language" in changes:
             self.state.language_chosen = True
-        apply_theme(self.page, self.state.settings.theme, self.state.settings.text_scale)
+        apply_theme(self.page, *self._look())
         self._save(KEY_LANGUAGE, KEY_THEME, KEY_TEXT_SCALE)
         self._version += 1
         self.render()
@@ -312,6 +351,11 @@ class Shell:
         """A reloaded tab re-attached to this session, reporting its size now (a window
         widened and reloaded at once sends no resize)."""
         self._follow_width()
+
+    def _on_client_error(self, event: ft.Event) -> None:
+        """Flutter could not build or lay out a control (it shows a grey box instead): said in
+        one line on the app's output, where a judge's report, or a browser test, can find it."""
+        print(f"The screen {self.page.route} hit a client error: {event.data}", file=sys.stderr)
 
     def _follow_width(self) -> None:
         wide = self._is_wide()
@@ -361,8 +405,28 @@ class Shell:
         self._views = {route.path: self._views[route.path] for route in stack}
         self.page.views[:] = views
         self.page.update()
+        self.ticker.follow(self._top_tick)
+        self._focus_new_screen(stack[-1].path)
         if any(version != self._version for version, _view in self._views.values()):
             self._spawn(self._refresh_views_below(list(stack)))
+
+    def _focus_new_screen(self, path: str) -> None:
+        """Gives the focus to the control the top screen asks for (`Screen.focus`), once per
+        opening of a route: a redraw of the same screen leaves the judge's cursor alone."""
+        target, self._focus_target = self._focus_target, None
+        if path == self._focused_path:
+            return
+        self._focused_path = path
+        focus = getattr(target, "focus", None)
+        if focus is None:
+            return
+
+        async def give_focus() -> None:
+            # A tab gone meanwhile: the focus is a convenience, not data.
+            with contextlib.suppress(Exception):
+                await focus()
+
+        self._spawn(give_focus())
 
     async def _refresh_views_below(self, stack: list[Route]) -> None:
         if stack != self.history.stack:
@@ -393,10 +457,14 @@ class Shell:
         route = stack[depth]
         tab = self.table.tab(route)
         tab = self.state.tab if tab is None else tab
+        screen = self.screen(route)
+        if depth == len(stack) - 1:
+            self._top_tick = screen.tick
+            self._focus_target = screen.focus
         return page_view(
             self.context,
             route.path,
-            self.screen(route),
+            screen,
             self.table.destinations,
             tab,
             can_go_back=depth > 0,

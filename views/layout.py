@@ -35,6 +35,23 @@ def page_view(
             controls=[ft.Container(screen.body, padding=12, expand=True)],
             padding=0,
         )
+    if screen.full_width:  # the round clock: big digits, nothing beside them
+        return ft.View(
+            route=path,
+            appbar=appbar,
+            controls=[
+                ft.Row(
+                    [
+                        navigation_rail(ctx, destinations, tab),
+                        ft.VerticalDivider(width=1),
+                        ft.Container(screen.body, expand=True, padding=16),
+                    ],
+                    expand=True,
+                    vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+                )
+            ],
+            padding=0,
+        )
     if master is None:
         master = screen
         detail: ft.Control = ft.Container(

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from records.model import Recovery
     from records.store import LogStore
     from regulation.model import Regulation
+    from views.screens.clock_calls import RunningCall
 
 _stores: dict[Path, LogStore] = {}
 _dismissed: set[Path] = set()  # files whose set-aside notice a judge has read
@@ -44,8 +45,12 @@ class Logbook:
         self.fault: str | None = None  # why the last attempt to open failed, one line
         self.drafts: dict[str, object] = {}  # route path → an open form's values
         self.player_filter = ""
+        self.round_filter: int | None = None  # the log shows one round (None: all of them)
+        self.table_filter = ""  # …and/or one table
         self.pages = 1  # pages of the log shown (the judge asked for more)
         self.sync = SyncLink(self)  # venue sharing of this log (views/sync_link.py)
+        # Judge calls being timed, by table (views/screens/clock_calls.py).
+        self.calls: dict[str, RunningCall] = {}
 
     @property
     def folder(self) -> Path:

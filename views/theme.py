@@ -74,25 +74,38 @@ THEME_MODES = {
 }
 
 
-def apply_theme(page: ft.Page, theme: str, text_scale: float = 1.0) -> None:
+# The bottom bar's English labels stay at this size whatever the text-size setting: with six
+# destinations a label has a sixth of a 390 px phone, and "Categories" fills it at 12 px
+# (tests/test_theme_bar.py measures every label with the bundled font). Japanese labels (two
+# characters) grow with the setting.
+BAR_LABEL_MAX_EN = 12.0
+
+
+def bar_label_size(text_scale: float, language: str) -> float:
+    size = TypeScale(text_scale).label
+    return min(size, BAR_LABEL_MAX_EN) if language == "en" else size
+
+
+def apply_theme(page: ft.Page, theme: str, text_scale: float = 1.0, language: str = "ja") -> None:
     """The theme mode, the bundled font, and the text size where Flutter's own widgets draw
     text (navigation labels): every Text of ours takes its size from TypeScale."""
     # On the web the font comes with the client's own font manifest (assets/assets/
     # FontManifest.json), loaded before the first frame; elsewhere Flet registers it.
     if not page.web:
         page.fonts = FONT_FILES
-    page.theme = _theme(text_scale)
-    page.dark_theme = _theme(text_scale)
+    page.theme = _theme(text_scale, language)
+    page.dark_theme = _theme(text_scale, language)
     page.theme_mode = THEME_MODES.get(theme, ft.ThemeMode.SYSTEM)
 
 
-def _theme(text_scale: float) -> ft.Theme:
+def _theme(text_scale: float, language: str) -> ft.Theme:
     # The font again: a style given here replaces Flutter's default label style, font and all.
     labels = ft.TextStyle(size=TypeScale(text_scale).label, font_family=FONT_FAMILY)
+    bar = ft.TextStyle(size=bar_label_size(text_scale, language), font_family=FONT_FAMILY)
     return ft.Theme(
         color_scheme_seed=SEED_COLOR,
         font_family=FONT_FAMILY,
-        navigation_bar_theme=ft.NavigationBarTheme(label_text_style=labels),
+        navigation_bar_theme=ft.NavigationBarTheme(label_text_style=bar),
         navigation_rail_theme=ft.NavigationRailTheme(
             selected_label_text_style=labels, unselected_label_text_style=labels
         ),

@@ -348,6 +348,7 @@ class SyncService:
         """Idempotent."""
         with self._lock:
             self._interval_s = interval_s
+            self._closed = False
             if self._background is not None and self._background.is_alive():
                 return
             self._background = threading.Thread(

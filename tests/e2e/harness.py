@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from .layout import ClientErrors
+
 if TYPE_CHECKING:  # playwright is imported lazily: the tests skip cleanly without it
     from playwright.sync_api import (
         BrowserContext,
@@ -201,7 +203,9 @@ def server_environment() -> dict[str, str]:
 
 
 class AppServer:
-    """`python main.py --web --port N` in `root`, its output in a log file."""
+    """`python main.py --web --port N` in `root` (or another `script` taking the same
+    arguments), its output in a log file; `extra_env` adds to or overrides its environment (a
+    data folder of its own: PENALTY_GUIDE_DATA_DIR)."""
 
     def __init__(
         self,
@@ -209,11 +213,14 @@ class AppServer:
         log_path: Path,
         port: int | None = None,
         extra_env: dict[str, str] | None = None,
+        *,
+        script: str = "main.py",
     ) -> None:
         self.root = root
         self.port = port or free_port()
         self.log_path = log_path
         self.extra_env = extra_env or {}  # on top of server_environment() (a data folder, …)
+        self.script = script
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -230,7 +237,7 @@ class AppServer:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "main.py", "--web", "--port", str(self.port)],
+                [sys.executable, self.script, "--web", "--port", str(self.port)],
                 cwd=self.root,
                 env={**server_environment(), **self.extra_env},
                 stdin=subprocess.DEVNULL,
@@ -316,6 +323,9 @@ class FlutterApp:
         self.base_url = base_url
         self.size = size
         self.network = network
+        # Build and layout errors the Flutter client reports (tests/e2e/layout.py).
+        self.client_errors = ClientErrors()
+        self.client_errors.attach(page)
         page.set_default_timeout(STEP_TIMEOUT_MS)
 
     # navigation
@@ -323,6 +333,19 @@ class FlutterApp:
     def open(self, path: str = "/") -> FlutterApp:
         self.page.goto(self.base_url + path, wait_until="load", timeout=BOOT_TIMEOUT_MS)
         self._enable_semantics()
+        return self
+
+    def go(self, path: str) -> FlutterApp:
+        """Opens `path` inside the running app, as a link would (no reload: Flutter's router
+        follows the browser's history), so that one page can show many screens quickly."""
+        self.page.evaluate(
+            """(path) => {
+                const serial = (window.history.state?.serialCount ?? 0) + 1;
+                window.history.pushState({serialCount: serial, state: null}, '', path);
+                window.dispatchEvent(new PopStateEvent('popstate', {state: window.history.state}));
+            }""",
+            path,
+        )
         return self
 
     def reload(self) -> FlutterApp:

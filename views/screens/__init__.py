@@ -127,9 +127,10 @@ CATEGORIES = Destination(
 FINDER = Destination(routes.FINDER, ft.Icons.QUIZ_OUTLINED, ft.Icons.QUIZ, S.NAV_FINDER)
 SEARCH = Destination(routes.SEARCH, ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, S.NAV_SEARCH)
 LOG = Destination(routes.LOG, ft.Icons.EDIT_NOTE_OUTLINED, ft.Icons.EDIT_NOTE, S.NAV_LOG)
+CLOCK = Destination(routes.CLOCK, ft.Icons.TIMER_OUTLINED, ft.Icons.TIMER, S.NAV_CLOCK)
 
 # In the order of the bar and the rail. Settings open from the app bar (views/layout.py).
-DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, FINDER, SEARCH, LOG)
+DESTINATIONS: tuple[Destination, ...] = (TIERS, CATEGORIES, FINDER, SEARCH, LOG, CLOCK)
 
 SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.TIERS, TIERS, lambda ctx, _: tiers_screen(ctx), lists=True),
@@ -170,7 +171,9 @@ SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.LOG_PLAYER, LOG, _later("log", "player_screen"), lists=True),
     ScreenSpec(routes.LOG_EVENT, LOG, _later("log_event", "event_screen")),
     ScreenSpec(routes.LOG_EXCHANGE, LOG, _later("log_exchange", "exchange_screen")),
+    ScreenSpec(routes.LOG_DELETED, LOG, _later("log_deleted", "deleted_screen")),
     ScreenSpec(routes.LOG_SYNC, LOG, _later("sync", "sync_screen")),
+    ScreenSpec(routes.CLOCK, CLOCK, _later("clock", "clock_screen")),
     ScreenSpec(routes.SETTINGS, None, lambda ctx, _: settings_screen(ctx)),
     ScreenSpec(routes.ABOUT, None, lambda ctx, _: about_screen(ctx)),
 )

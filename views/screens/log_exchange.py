@@ -22,8 +22,8 @@ import flet as ft
 from records.errors import LogError
 from records.exchange import (
     MAX_IMPORT_BYTES,
+    event_export,
     export_csv,
-    export_json,
     json_bytes,
     parse_export,
     write_file,
@@ -71,7 +71,7 @@ class Exchange:
         if kind == "csv":
             data = export_csv(event, records, self.ctx.regulation)
         else:
-            data = json_bytes(export_json(event, records, self.store.export_versions(event.id)))
+            data = json_bytes(event_export(self.store, event.id)[0])
         return data, file_name(event, kind, now_local()), sum(not r.deleted for r in records)
 
     async def save_as(self, e: ft.Event, kind: str) -> None:

@@ -1,0 +1,216 @@
+"""The first screen in Chromium: the app against a hello-world Flet app with the same font.
+
+Both are served the same way (views/server.py: Flet's web server on 127.0.0.1, the web client
+from the package, no CDN, the bundled IPAexGothic as the theme's font, set before the first
+state reaches the client). The hello-world's `main` adds one line of text, the first tier's
+label; the app's first screen is the tier list. Loads alternate (app, hello, app, hello, …),
+each in a fresh browser context (no cache, no stored settings: a first start).
+
+Measured: from navigation start (the page's `performance.timeOrigin`) to the first frame that
+shows the first tier card ("A 注意"). Flutter draws on a canvas; the signal is its
+accessibility tree, which Flutter updates in the same frame it paints: a script installed
+before the page loads turns the tree on as soon as Flutter offers it (the hidden placeholder
+button) and notes `performance.now()` when a node with the label appears (MutationObserver).
+The same script runs on both pages, so both pay the same for the tree.
+
+    .venv/bin/python bench/bench_first_screen.py            # 9 loads each
+    .venv/bin/python bench/bench_first_screen.py --loads 15
+
+The machine's load moves both numbers; the ratio of medians over alternating loads is the
+figure (docs/performance.md). Needs /usr/bin/chromium and playwright (the test extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CHROMIUM = os.environ.get("PENALTY_GUIDE_CHROMIUM", "/usr/bin/chromium")
+# Offline like a venue, without intercepting each request (that would slow both pages down):
+# every host name fails to resolve (Flet's client asks a CDN for one script, which then fails).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+VIEWPORT = {"width": 390, "height": 844}  # a phone
+BOOT_TIMEOUT_S = 60.0
+
+# Turns the accessibility tree on when Flutter offers it and notes when `target` first shows.
+MARKER_SCRIPT = """
+(target) => {
+  window.__firstScreenMs = null;
+  window.__placeholderMs = null;  // Flutter's engine is up and offers the tree
+  const labelled = (node) =>
+    (node.getAttribute && (node.getAttribute('aria-label') || '').startsWith(target)) ||
+    (node.textContent || '').startsWith(target);
+  const check = () => {
+    if (window.__firstScreenMs !== null) return;
+    const placeholder = document.querySelector('flt-semantics-placeholder');
+    if (placeholder && window.__placeholderMs === null) window.__placeholderMs = performance.now();
+    if (placeholder && !document.querySelector('flt-semantics[role], flt-semantics [role]')) {
+      placeholder.click();
+    }
+    for (const node of document.querySelectorAll('flt-semantics, flt-semantics *')) {
+      if (labelled(node)) {
+        window.__firstScreenMs = performance.now();
+        return;
+      }
+    }
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true, childList: true, attributes: true, characterData: true,
+  });
+}
+"""
+
+
+def hello_main_module() -> str:
+    """The hello-world server: this file run with --serve-hello PORT."""
+    return str(Path(__file__).resolve())
+
+
+def serve_hello(port: int) -> None:
+    """A hello-world Flet app served like the app (same server code, same before_main)."""
+    import flet as ft
+    import flet_web.fastapi as flet_fastapi
+
+    from regulation.loader import load_regulation
+    from regulation.paths import ASSETS_DIR
+    from views import server
+    from views.app import before_main
+
+    tier = load_regulation().tiers[0]
+    label = f"{tier.letter} {tier.title.ja}"
+
+    def main(page: ft.Page) -> None:
+        page.add(ft.Text(label, size=20))
+
+    listener = server.listen(port)
+    app = flet_fastapi.app(main, before_main=before_main, assets_dir=str(ASSETS_DIR), no_cdn=True)
+    server.serve(server.OwnSiteOnly(app, server.own_origins(port)), listener)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(command: list[str], port: int, data_dir: Path) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLET_")}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    env["FLET_DISPLAY_URL_PREFIX"] = "App URL:"
+    env["PENALTY_GUIDE_DATA_DIR"] = str(data_dir)
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + BOOT_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{command} exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                if response.status == 200:
+                    return process
+        except OSError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"{command} did not serve on port {port}")
+
+
+def first_screen_ms(browser: object, url: str, target: str) -> float:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        locale="ja-JP", viewport=VIEWPORT, service_workers="block"
+    )
+    try:
+        page = context.new_page()
+        page.add_init_script(f"({MARKER_SCRIPT})({json.dumps(target)})")
+        page.goto(url, wait_until="commit", timeout=BOOT_TIMEOUT_S * 1000)
+        page.wait_for_function(
+            "() => window.__firstScreenMs !== null", timeout=BOOT_TIMEOUT_S * 1000
+        )
+        return float(page.evaluate("() => window.__firstScreenMs"))
+    finally:
+        context.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=9, help="loads of each (default 9)")
+    parser.add_argument("--serve-hello", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve_hello:
+        serve_hello(args.serve_hello)
+        return 0
+
+    from playwright.sync_api import sync_playwright
+
+    from regulation.loader import load_regulation
+
+    tier = load_regulation().tiers[0]
+    target = f"{tier.letter} {tier.title.ja}"
+    app_port, hello_port = free_port(), free_port()
+    with tempfile.TemporaryDirectory(prefix="bench-first-screen-") as data:
+        servers = [
+            start(
+                [sys.executable, "main.py", "--web", "--port", str(app_port)], app_port, Path(data)
+            ),
+            start(
+                [sys.executable, hello_main_module(), "--serve-hello", str(hello_port)],
+                hello_port,
+                Path(data),
+            ),
+        ]
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                urls = {
+                    "app": f"http://127.0.0.1:{app_port}/",
+                    "hello": f"http://127.0.0.1:{hello_port}/",
+                }
+                for url in urls.values():  # warm-up: the servers' first sessions
+                    first_screen_ms(browser, url, target)
+                times: dict[str, list[float]] = {"app": [], "hello": []}
+                for i in range(args.loads):
+                    for name in ("app", "hello") if i % 2 == 0 else ("hello", "app"):
+                        times[name].append(first_screen_ms(browser, urls[name], target))
+                browser.close()
+        finally:
+            for process in servers:
+                process.terminate()
+                process.wait(timeout=10)
+    for name, values in times.items():
+        print(
+            f"{name:5}  median {statistics.median(values):6.0f} ms   "
+            + " ".join(f"{v:.0f}" for v in values)
+        )
+    ratio = statistics.median(times["app"]) / statistics.median(times["hello"])
+    print(f"ratio  {ratio:.2f}× (app / hello-world, medians of {args.loads} alternating loads)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,260 @@
+"""records/clock_store.py and the clock in exports: stored instants give the same remaining time
+after a reload, a restart, and on another device that imported the event."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from records_support import JST, Clock, open_store
+
+from records.clock import DEFAULT_ROUND_MINUTES
+from records.errors import InvalidInput
+from records.exchange import event_export, json_bytes, parse_export
+from records.store import LogStore
+from regulation.model import Regulation
+
+START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
+
+
+def later(minutes: float) -> datetime:
+    return START + timedelta(minutes=minutes)
+
+
+@pytest.fixture
+def store(regulation: Regulation, tmp_path: Path) -> LogStore:
+    opened = open_store(regulation, tmp_path / "a", Clock(START))
+    yield opened
+    opened.close()
+
+
+def test_a_new_event_has_fifty_minute_rounds_not_started(store: LogStore) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    assert clocks.default_minutes(event.id) == DEFAULT_ROUND_MINUTES == 50
+    assert not clocks.round(event.id, 1).started
+    assert clocks.current(event.id) is None
+
+
+def test_start_correct_and_lengths(store: LogStore) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.set_default_minutes(event.id, 40)
+    clocks.start(event.id, 1, START)
+    assert clocks.round(event.id, 1).ends_at(later(1)) == later(40)
+    clocks.start(event.id, 1, later(2))  # corrected: it really started two minutes later
+    assert clocks.round(event.id, 1).ends_at(later(3)) == later(42)
+    clocks.set_round_minutes(event.id, 1, 55)
+    assert clocks.round(event.id, 1).ends_at(later(3)) == later(57)
+    clocks.set_round_minutes(event.id, 1, None)  # back to the event's length
+    assert clocks.round(event.id, 1).minutes == 40
+    clocks.start(event.id, 2, later(60), minutes=45)
+    assert clocks.current(event.id).number == 2
+    assert clocks.round(event.id, 2).minutes == 45
+
+
+def test_pause_and_resume_are_checked(store: LogStore) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    with pytest.raises(InvalidInput, match="not started"):
+        clocks.pause(event.id, 1, later(5))
+    clocks.start(event.id, 1, START)
+    with pytest.raises(InvalidInput, match="not paused"):
+        clocks.resume(event.id, 1, later(5))
+    with pytest.raises(InvalidInput, match="before round 1 started"):
+        clocks.pause(event.id, 1, later(-5))
+    clocks.pause(event.id, 1, later(10))
+    with pytest.raises(InvalidInput, match="already paused"):
+        clocks.pause(event.id, 1, later(11))
+    clocks.resume(event.id, 1, later(14))
+    assert clocks.round(event.id, 1).ends_at(later(20)) == later(54)
+
+
+def test_extensions_need_a_started_round_and_add_up(store: LogStore) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    with pytest.raises(InvalidInput, match="has not started"):
+        clocks.extend(event.id, 1, "12", 3)
+    assert clocks.rows(event.id).count == 0  # nothing changed
+    clocks.start(event.id, 1, START)
+    for bad_minutes in (0, -3, 24 * 60 + 1):
+        with pytest.raises(InvalidInput):
+            clocks.extend(event.id, 1, "12", bad_minutes)
+    with pytest.raises(InvalidInput):
+        clocks.extend(event.id, 1, " ", 3)
+    clocks.extend(event.id, 1, "１２", 3)  # width-folded: one table, one spelling
+    clocks.extend(event.id, 1, "12", 4)
+    clocks.extend(event.id, 1, "3", 2)
+    rows = clocks.round(event.id, 1).tables(later(50))
+    assert [(r.table, r.minutes, r.ends_at) for r in rows] == [
+        ("3", 2, later(52)),
+        ("12", 7, later(57)),
+    ]
+
+
+def test_mark_finished_and_remove_an_extension(store: LogStore) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    first = clocks.extend(event.id, 1, "5", 3)
+    clocks.extend(event.id, 1, "5", 2)
+    clocks.set_finished(event.id, 1, "5")
+    (row,) = clocks.round(event.id, 1).tables(later(50))
+    assert row.finished
+    clocks.remove_extension(first.id)
+    (row,) = clocks.round(event.id, 1).tables(later(50))
+    assert (row.minutes, row.finished) == (2, True)
+    assert any(e.stamp.deleted for e in clocks.rows(event.id).extensions)  # a tombstone
+
+
+def test_an_extension_linked_to_a_record(store: LogStore) -> None:
+    from records_support import entry
+
+    event = store.create_event("大会")
+    record = store.add_record(event.id, entry("山田", table="7"))
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    clocks.extend(event.id, 1, "7", 3, record_id=record.id)
+    ((number, extension),) = clocks.extensions_of_record(record.id)
+    assert (number, extension.table, extension.minutes) == (1, "7", 3)
+    with pytest.raises(InvalidInput, match="not a record id"):
+        clocks.extend(event.id, 1, "7", 3, record_id="nope")
+
+
+def test_reload_and_restart_give_the_same_remaining_time(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    folder = tmp_path / "a"
+    with open_store(regulation, folder, Clock(START)) as first:
+        event = first.create_event("大会")
+        first.round_clock.start(event.id, 1, START)
+        first.round_clock.pause(event.id, 1, later(10))
+        first.round_clock.resume(event.id, 1, later(13))
+        first.round_clock.extend(event.id, 1, "8", 4)
+        before = first.round_clock.round(event.id, 1)
+    with open_store(regulation, folder, Clock(later(30))) as again:  # a restart, later on
+        after = again.round_clock.round(event.id, 1)
+    assert after == before
+    assert after.remaining_seconds(later(30)) == 23 * 60
+
+
+def _export(store: LogStore, event_id: str) -> bytes:
+    return json_bytes(event_export(store, event_id)[0])
+
+
+def test_another_device_importing_the_export_shows_the_same_clock(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    a = open_store(regulation, tmp_path / "a", Clock(START))
+    b = open_store(regulation, tmp_path / "b", Clock(START))
+    try:
+        event = a.create_event("大会")
+        a.round_clock.set_default_minutes(event.id, 45)
+        a.round_clock.start(event.id, 1, START)
+        a.round_clock.pause(event.id, 1, later(5))
+        a.round_clock.resume(event.id, 1, later(7))
+        a.round_clock.extend(event.id, 1, "12", 3)
+        data = _export(a, event.id)
+        assert json.loads(data)["clock"]["rounds"][0]["started_at"].startswith("2026-11-28T13:00")
+        report = b.merge(parse_export(data, regulation))
+        assert report.clock == (5, 0, 0)  # length, round, pause, resume, extension
+        moment = later(33)
+        assert b.round_clock.round(event.id, 1) == a.round_clock.round(event.id, 1)
+        assert b.round_clock.round(event.id, 1).remaining_seconds(moment) == 14 * 60
+        assert b.round_clock.default_minutes(event.id) == 45
+        # Importing it again adds nothing.
+        assert b.merge(parse_export(data, regulation)).clock == (0, 0, 5)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_the_later_update_wins_item_by_item(regulation: Regulation, tmp_path: Path) -> None:
+    a = open_store(regulation, tmp_path / "a", Clock(START))
+    b = open_store(regulation, tmp_path / "b", Clock(later(1)))
+    try:
+        event = a.create_event("大会")
+        a.round_clock.start(event.id, 1, START)
+        extension = a.round_clock.extend(event.id, 1, "3", 2)
+        b.merge(parse_export(_export(a, event.id), regulation))
+        # b (later) corrects the start and removes the extension; a adds another one.
+        b.round_clock.start(event.id, 1, later(1))
+        b.round_clock.remove_extension(extension.id)
+        a.round_clock.extend(event.id, 1, "9", 5)
+        a.merge(parse_export(_export(b, event.id), regulation))
+        b.merge(parse_export(_export(a, event.id), regulation))
+        for device in (a, b):
+            clock = device.round_clock.round(event.id, 1)
+            assert clock.started_at == later(1)
+            assert [(r.table, r.minutes) for r in clock.tables(later(5))] == [("9", 5)]
+        assert a.round_clock.rows(event.id) == b.round_clock.rows(event.id)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_an_event_matched_by_name_gets_the_clock_under_its_own_id(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    a = open_store(regulation, tmp_path / "a", Clock(START))
+    b = open_store(regulation, tmp_path / "b", Clock(START))
+    try:
+        event_a = a.create_event("同じ名前")
+        event_b = b.create_event("同じ名前")
+        a.round_clock.start(event_a.id, 2, START)
+        b.merge(parse_export(_export(a, event_a.id), regulation))
+        assert b.round_clock.round(event_b.id, 2).started_at == START
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_version_1_export_still_imports(regulation: Regulation, tmp_path: Path) -> None:
+    with open_store(regulation, tmp_path / "a", Clock(START)) as a:
+        event = a.create_event("古い形式")
+        payload = event_export(a, event.id)[0]
+    payload["version"] = 1
+    del payload["clock"]
+    imported = parse_export(json_bytes(payload), regulation)
+    with open_store(regulation, tmp_path / "b", Clock(START)) as b:
+        assert b.merge(imported).event.name == "古い形式"
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        (lambda c: c["rounds"][0].update(minutes=0), "clock.rounds[0].minutes"),
+        (lambda c: c["rounds"][0].update(started_at="13:00"), "clock.rounds[0].started_at"),
+        (lambda c: c["extensions"][0].update(minutes=-1), "clock.extensions[0].minutes"),
+        (lambda c: c["extensions"][0].update(record="x"), "clock.extensions[0].record"),
+        (lambda c: c["marks"][0].update(kind="stop"), "clock.marks[0].kind"),
+        (lambda c: c["marks"].append(dict(c["marks"][0])), "appears twice"),
+        (lambda c: c.update(rounds="no"), "clock.rounds: must be a list"),
+    ],
+)
+def test_a_bad_clock_in_an_export_is_refused_in_one_line(
+    regulation: Regulation, tmp_path: Path, change, fault: str
+) -> None:
+    with open_store(regulation, tmp_path / "a", Clock(START)) as a:
+        event = a.create_event("大会")
+        a.round_clock.start(event.id, 1, START)
+        a.round_clock.pause(event.id, 1, later(1))
+        a.round_clock.extend(event.id, 1, "1", 2)
+        payload = event_export(a, event.id)[0]
+    change(payload["clock"])
+    with pytest.raises(InvalidInput, match=r"import refused.*" + fault.replace("[", r"\[")) as err:
+        parse_export(json_bytes(payload), regulation)
+    assert "\n" not in str(err.value)
+
+
+def test_the_clock_tables_refuse_impossible_rows(store: LogStore) -> None:
+    event = store.create_event("大会")
+    with pytest.raises(sqlite3.IntegrityError):
+        store._db.execute(
+            "INSERT INTO clock_rounds (uuid, event_uuid, number, minutes, created_at,"
+            " updated_at, updated_us) VALUES ('x', ?, 1, 2000, '', '', 0)",
+            (event.id,),
+        )

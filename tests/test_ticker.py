@@ -1,0 +1,56 @@
+"""views/ticker.py: ticks while a ticking screen is on top, none otherwise, never a second task."""
+
+from __future__ import annotations
+
+import asyncio
+
+from views.ticker import Ticker
+
+
+def run(scenario) -> None:
+    asyncio.run(scenario())
+
+
+def test_ticks_until_the_screen_goes_and_then_nothing_is_left() -> None:
+    async def scenario() -> None:
+        tasks: list[asyncio.Task] = []
+        ticker = Ticker(lambda work: tasks.append(asyncio.ensure_future(work)))
+        ticks: list[int] = []
+
+        def tick() -> float:
+            ticks.append(1)
+            return 0.05
+
+        ticker.follow(tick)
+        ticker.follow(tick)  # a redraw of the same screen: still one task
+        await asyncio.sleep(0.18)
+        assert len(tasks) == 1 and ticker.running
+        assert 3 <= len(ticks) <= 5
+        ticker.follow(None)  # another screen
+        await asyncio.sleep(0.01)
+        assert not ticker.running and tasks[0].done()
+        count = len(ticks)
+        await asyncio.sleep(0.1)
+        assert len(ticks) == count
+
+    run(scenario)
+
+
+def test_a_tick_that_says_stop_ends_the_task_and_a_failing_one_does_not() -> None:
+    async def scenario() -> None:
+        tasks: list[asyncio.Task] = []
+        ticker = Ticker(lambda work: tasks.append(asyncio.ensure_future(work)))
+        calls: list[str] = []
+
+        def failing() -> float:
+            calls.append("fail")
+            if len(calls) == 1:
+                raise RuntimeError("the screen went away mid-tick")
+            return None  # type: ignore[return-value]
+
+        ticker.follow(failing)
+        await asyncio.sleep(1.2)  # after a failure it waits up to a second, then tries again
+        assert calls == ["fail", "fail"]
+        assert not ticker.running and tasks[0].done()
+
+    run(scenario)
