@@ -11,7 +11,7 @@ from regulation.model import Entry, Infraction, Principle, Section, Text, Tier, 
 from . import routes
 from . import strings as S
 from .context import Context
-from .theme import TIER_COLORS
+from .theme import MARK_COLOR, MARK_OPACITY, TIER_COLORS
 
 Spans = Sequence[tuple[int, int]]
 
@@ -99,7 +99,8 @@ def highlighted(text: str, spans: Spans, size: float, **style) -> ft.Text:
     if not spans:
         return ft.Text(text, size=size, **style)
     pieces: list[ft.TextSpan] = []
-    mark = ft.TextStyle(weight=ft.FontWeight.BOLD, bgcolor=ft.Colors.with_opacity(0.35, "#FFC107"))
+    tint = ft.Colors.with_opacity(MARK_OPACITY, MARK_COLOR)
+    mark = ft.TextStyle(weight=ft.FontWeight.BOLD, bgcolor=tint)
     cursor = 0
     for start, end in sorted(spans):
         if start < cursor:  # overlapping spans: keep the first

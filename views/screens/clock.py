@@ -25,10 +25,10 @@ from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
+from ..theme import CALL_COLOR, CLOCK_COLORS
 from ..widgets import heading, scrolling_column, text_button
 from . import clock_calls
 from .clock_calls import (
-    CALL_COLOR,
     RunningCall,
     call_starter,
     confirm_panel,
@@ -50,9 +50,9 @@ class Look:
 # Colour is never the only signal: the words change too. Foregrounds give at least 4.5:1 contrast.
 LOOKS = (
     Look(ft.Colors.SURFACE_CONTAINER_HIGHEST, None, None),
-    Look("#F9A825", "#000000", S.CLOCK_LEFT_10),
-    Look("#EF6C00", "#000000", S.CLOCK_LEFT_5),
-    Look("#C62828", "#FFFFFF", S.CLOCK_TIME),
+    Look(CLOCK_COLORS[0].background, CLOCK_COLORS[0].foreground, S.CLOCK_LEFT_10),
+    Look(CLOCK_COLORS[1].background, CLOCK_COLORS[1].foreground, S.CLOCK_LEFT_5),
+    Look(CLOCK_COLORS[2].background, CLOCK_COLORS[2].foreground, S.CLOCK_TIME),
 )
 FINISHED_OPACITY = 0.45
 

@@ -26,6 +26,7 @@ from records.store import LogStore, now_local
 
 from .. import strings as S
 from ..context import Context
+from ..theme import CALL_COLOR
 from ..widgets import text_button
 from .log_parts import change_log, round_label
 
@@ -259,9 +260,6 @@ def _call_box(controls: list[ft.Control]) -> ft.Control:
         border_radius=8,
         padding=12,
     )
-
-
-CALL_COLOR = "#F9A825"  # amber, as the log's repeat notice: something to act on
 
 
 # -- the record form and the record page ----------------------------------------------------------

@@ -50,7 +50,7 @@ def confirm(
                 action,
                 kind=ft.FilledButton,
                 icon=icon,
-                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
+                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color=ft.Colors.ON_ERROR),
                 on_click=lambda _: close(True),
             ),
         ],

@@ -17,12 +17,11 @@ from regulation.model import Tier
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..theme import TIER_COLORS
+from ..theme import TIER_COLORS, WARNING_BOX_OPACITY, WARNING_COLOR, WARNING_OPACITY
 from ..widgets import bilingual, penalty_chip, scrolling_column, text_button
 from .log_recorded import earlier_label, judge_label
 
-WARNING_COLOR = "#F9A825"  # amber: a repeat is something to weigh, not an error
-ERROR_COLOR = "#C62828"
+ERROR_COLOR = ft.Colors.ERROR  # the theme's: readable on the page in both themes
 
 
 # -- the store -----------------------------------------------------------------------------------
@@ -198,9 +197,8 @@ def record_row(
     lines = f"{infraction}\n{details}" if show_player else details
     size = ctx.sizes.small
     if occurrence > 1:
-        mark = ft.TextStyle(
-            weight=ft.FontWeight.BOLD, bgcolor=ft.Colors.with_opacity(0.3, WARNING_COLOR)
-        )
+        tint = ft.Colors.with_opacity(WARNING_OPACITY, WARNING_COLOR)
+        mark = ft.TextStyle(weight=ft.FontWeight.BOLD, bgcolor=tint)
         subtitle = ft.Text(
             spans=[
                 ft.TextSpan(lines + "\n"),
@@ -301,7 +299,7 @@ def repeat_notice(
             )
     return ft.Container(
         ft.Column(controls, spacing=8, tight=True),
-        bgcolor=ft.Colors.with_opacity(0.12, WARNING_COLOR),
+        bgcolor=ft.Colors.with_opacity(WARNING_BOX_OPACITY, WARNING_COLOR),
         border=ft.Border.all(2, WARNING_COLOR),
         border_radius=8,
         padding=12,

@@ -19,13 +19,12 @@ from .. import routes
 from .. import strings as S
 from ..context import Context
 from ..sync_link import is_offline, seconds_since, short_device
+from ..theme import OK_COLOR
 from ..widgets import heading, text_button
 from .log_parts import ERROR_COLOR, WARNING_COLOR
 
 if TYPE_CHECKING:
     from records.sync.service import SyncStatus
-
-OK_COLOR = "#2E7D32"  # green: the log is shared and in step
 
 
 def update_quietly(*controls: ft.Control) -> None:
@@ -245,7 +244,7 @@ def confirm(
                 ctx,
                 action,
                 kind=ft.FilledButton,
-                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
+                style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color=ft.Colors.ON_ERROR),
                 on_click=lambda _: close(True),
             ),
         ],
