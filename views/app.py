@@ -218,6 +218,7 @@ class Shell:
             show_dialog=self.page.show_dialog,
             close_dialog=self.close_dialog,
             vibrate=self.vibrate,
+            back=self.back,
         )
         return Context(
             self.regulation,
@@ -250,6 +251,11 @@ class Shell:
         if len(self.history) > 1:
             self.history.stack.pop()
         self.navigate(route)
+
+    def back(self) -> None:
+        shown = self.history.back()
+        if shown is not None:
+            self.page.navigate(shown.path)
 
     def log_changed(self) -> None:
         """Records changed: every view is rebuilt at its next render (the top one at once,

@@ -36,6 +36,7 @@ class Actions:
     refresh: Callable[[], None]  # rebuild the shown view (a record deleted in place)
     notify: Notify  # a short confirmation at the bottom (snack bar), maybe with an undo
     show_dialog: Callable[[ft.DialogControl], None]
+    back: Callable[[], None]  # one step back, as the app bar's arrow goes (a screen without bars)
     close_dialog: Callable[[], None]
     vibrate: Callable[[], None]  # a short vibration where the device has one (the clock)
 
@@ -101,3 +102,4 @@ class Screen:
     # field): asked for after the view is on screen, so that no other field's autofocus (the
     # search box in the list pane beside it) takes the judge's typing.
     focus: ft.Control | None = None
+    full_screen: bool = False  # nothing around it: no app bar, navigation or list pane

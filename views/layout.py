@@ -26,6 +26,8 @@ def page_view(
 ) -> ft.View:
     """One view of the page. On wide windows (`ctx.state.wide`) `master` is the list shown
     beside `screen`; when it is None, `screen` is itself the list and the detail pane waits."""
+    if screen.full_screen:  # handed to a player: the screen alone, its own way back
+        return ft.View(route=path, controls=[screen.body], padding=0)
     appbar = app_bar(ctx, screen, can_go_back)
     if not ctx.state.wide:
         return ft.View(

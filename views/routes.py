@@ -75,6 +75,9 @@ LOG_EXCHANGE = Pattern("/log/exchange")  # export and import
 LOG_DELETED = Pattern("/log/deleted")  # the current tournament's deleted records
 LOG_SYNC = Pattern("/log/sync")  # judges' sync: host, join, status, leave
 CLOCK = Pattern("/clock")  # the round clock and the end-of-round list
+
+# Show the player: an infraction (and the record's tier where it is not the infraction's own)
+SHOW = Pattern("/show/{id}", query_keys=("tier",))
 SETTINGS = Pattern("/settings")
 ABOUT = Pattern("/about")
 HOME = TIERS  # what "/" shows

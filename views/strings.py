@@ -457,3 +457,8 @@ EVENT_CLOCK_SAVED = N_("{round}の時間を保存しました")
 EVENT_CLOCK_STARTED = N_("{round}を開始しました")
 EVENT_CLOCK_PAUSED = N_("{round}を一時停止しました")
 EVENT_CLOCK_RESUMED = N_("{round}を再開しました")
+
+# Show the player (views/screens/show.py): the page shows both languages whatever the setting
+SHOW_PLAYER = N_("プレイヤーに見せる")
+SHOW_BACK = N_("戻る")
+SHOW_REPEAT = N_("同じ違反を繰り返した場合")

@@ -84,6 +84,18 @@ def text_button(
     )
 
 
+def show_player_button(ctx: Context, infraction_id: str, tier_id: str | None = None) -> ft.Control:
+    """Opens the page to hand to the player (views/screens/show.py): the infraction, and the
+    tier given where it is not the infraction's own."""
+    route = routes.SHOW.link(infraction_id, **({"tier": tier_id} if tier_id else {}))
+    return text_button(
+        ctx,
+        S.SHOW_PLAYER,
+        icon=ft.Icons.TRANSLATE,
+        on_click=lambda _: ctx.actions.navigate(route),
+    )
+
+
 def icon_button(icon: ft.IconData, label: str, on_click, disabled: bool = False) -> ft.IconButton:
     """An icon button that screen readers announce by `label` (tooltip alone is not enough)."""
     return ft.IconButton(

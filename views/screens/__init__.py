@@ -114,6 +114,10 @@ def load_later_screens() -> None:
     for module in sorted(_LATER_MODULES):
         importlib.import_module(f"{__name__}.{module}")
 
+def _show_parents(ctx: Context, route: Route) -> list[str]:
+    """A deep-linked "show the player" sits on its infraction's page."""
+    return [*_infraction_parents(ctx, route), routes.INFRACTION.link(route.item or "")]
+
 
 def _record_edit_parents(ctx: Context, route: Route) -> list[str]:
     """A deep-linked edit sits on its record, in the log."""
@@ -174,6 +178,7 @@ SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.LOG_DELETED, LOG, _later("log_deleted", "deleted_screen")),
     ScreenSpec(routes.LOG_SYNC, LOG, _later("sync", "sync_screen")),
     ScreenSpec(routes.CLOCK, CLOCK, _later("clock", "clock_screen")),
+    ScreenSpec(routes.SHOW, None, _later("show", "show_screen"), parents=_show_parents),
     ScreenSpec(routes.SETTINGS, None, lambda ctx, _: settings_screen(ctx)),
     ScreenSpec(routes.ABOUT, None, lambda ctx, _: about_screen(ctx)),
 )

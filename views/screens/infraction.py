@@ -15,6 +15,7 @@ from ..widgets import (
     penalty_chip,
     penalty_label,
     scrolling_column,
+    show_player_button,
     text_button,
     typical_situations,
 )
@@ -52,6 +53,7 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
             icon=ft.Icons.EDIT_NOTE,
             on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link(infraction=infraction.id)),
         ),
+        show_player_button(ctx, infraction.id),
     ]
     # Each heading says what the paragraphs under it are (assets/rules_ja.yaml sorts them);
     # the source's examples need none: they begin with their own 一例.

@@ -19,6 +19,7 @@ from ..widgets import (
     penalty_chip,
     penalty_label,
     scrolling_column,
+    show_player_button,
     text_button,
 )
 from .clock_calls import record_clock_parts
@@ -92,6 +93,9 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
                 size=ctx.sizes.body,
             )
         )
+    if infraction is not None:
+        changed = None if infraction.penalty.id == tier.id else tier.id
+        controls.append(show_player_button(ctx, infraction.id, changed))
     note = official_note(ctx, tier.id)
     if note is not None:
         controls.append(note)
