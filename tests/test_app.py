@@ -328,7 +328,8 @@ def test_wide_window_shows_rail_and_list_beside_detail(apps, regulation: Regulat
     app = apps(**DESKTOP)
     assert app.exists(ft.NavigationRail) and not app.exists(ft.NavigationBar)
     app.route(routes.TIER.link("warning"))
-    app.route(routes.INFRACTION.link("drew-extra-cards"))
+    drew = regulation.infraction("drew-extra-cards")
+    app.click(app.find(ft.ListTile, text=drew.title.ja))  # a tap (an address typed: a deep link)
     texts = app.texts()
     # The list it was opened from (the warning tier's infractions) stays beside the detail.
     assert "B 警告" in texts and regulation.infraction("outside-assistance").title.ja in texts
@@ -613,3 +614,28 @@ def test_a_section_heading_the_source_leaves_out_is_marked_as_the_apps(
 def test_a_principles_label_is_marked_as_the_apps(apps, regulation: Regulation) -> None:
     app = apps(route=routes.PRINCIPLE.link("judge-discretion"))
     assert app.has_text("この見出しはアプリが付けたものです。規定の本文ではありません。")
+
+
+def test_an_address_the_browser_opens_goes_back_to_its_own_parents(apps) -> None:
+    """A reload of another address, or one typed, while the session still has the screens open
+    before it (issue 20, item 14): back goes up from the new screen, not to the old ones."""
+    app = apps(route=routes.LOG_EVENT.link())
+    assert app.client_route == routes.LOG_EVENT.link()
+    app.route(routes.CATEGORY.link("play"))  # the browser's own, not asked for by the app
+    assert app.back()
+    assert app.client_route == routes.CATEGORIES.link()
+    assert not app.back()
+
+
+def test_the_browser_going_back_to_an_open_screen_keeps_the_history(apps, regulation) -> None:
+    app = apps()
+    app.route(routes.CATEGORY.link("play"))
+    item = regulation.infraction("drew-extra-cards")
+    app.click(app.find(ft.ListTile, text=item.title.ja))
+    assert app.client_route == routes.INFRACTION.link(item.id)
+    app.route(routes.CATEGORY.link("play"))  # the browser's back button: a screen still open
+    app.click(app.find(ft.ListTile, text=item.title.ja))
+    assert app.back()
+    assert app.client_route == routes.CATEGORY.link("play")
+    assert app.back()
+    assert app.client_route == routes.CATEGORIES.link()

@@ -85,6 +85,9 @@ class Shell:
         self._top_tick: Tick | None = None  # the shown screen's, handed to the ticker
         self.state = AppState()
         self.history = History()
+        # The addresses the app asked for and has not been shown yet: any other route change
+        # is the browser's own (a reload, a typed address, its back or forward buttons).
+        self._asked: set[str] = set()
         # Views below the top one are kept while nothing they show has changed (`_version`
         # counts the changes that alter every screen: language, text size, layout, bookmarks).
         self._views: dict[str, tuple[int, ft.View]] = {}
@@ -240,6 +243,7 @@ class Shell:
     # -- actions ------------------------------------------------------------------------
 
     def navigate(self, route: str) -> None:
+        self._asked.add(self.table.parse(route).path)
         self.page.navigate(route)
         # The route change that follows renders the new view; left to itself, Flet would
         # first compare the whole page after the tap, to find nothing (a third of a tap's work).
@@ -255,7 +259,7 @@ class Shell:
     def back(self) -> None:
         shown = self.history.back()
         if shown is not None:
-            self.page.navigate(shown.path)
+            self.navigate(shown.path)
 
     def log_changed(self) -> None:
         """Records changed: every view is rebuilt at its next render (the top one at once,
@@ -348,6 +352,7 @@ class Shell:
     async def _on_view_pop(self, event: ft.ViewPopEvent) -> None:
         shown = self.history.back()
         if shown is not None:
+            self._asked.add(shown.path)
             await self.page.push_route(shown.path)
 
     def _on_resize(self, event: ft.PageResizeEvent) -> None:
@@ -372,6 +377,13 @@ class Shell:
 
     def show(self, raw_route: str | None) -> None:
         route = self.table.parse(raw_route)
+        asked = route.path in self._asked
+        self._asked.discard(route.path)
+        if not asked and route.path not in {shown.path for shown in self.history.stack}:
+            # The browser's, to a screen no longer open (a reload of another address, an
+            # address typed): a deep link, whose back arrow goes to its own parents, never to
+            # the screens open before it (/categories/play went back to /log/event).
+            self.history = History()
         tab = self.table.tab(route)
         parents = [] if self.history else self.table.parents(self.context, route, self.state.tab)
         self.history.go(route, self.table.is_root(route), parents)

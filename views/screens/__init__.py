@@ -114,6 +114,7 @@ def load_later_screens() -> None:
     for module in sorted(_LATER_MODULES):
         importlib.import_module(f"{__name__}.{module}")
 
+
 def _show_parents(ctx: Context, route: Route) -> list[str]:
     """A deep-linked "show the player" sits on its infraction's page."""
     return [*_infraction_parents(ctx, route), routes.INFRACTION.link(route.item or "")]
