@@ -1090,3 +1090,13 @@ def test_a_form_left_unsaved_starts_afresh_next_time(apps, disk) -> None:
     app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
     assert name_field(app).value == ""
     assert live(disk()) == ()
+
+
+def test_enter_in_the_name_field_saves(apps, disk) -> None:
+    """Issue 20, item 12: a keyboard-only judge types the name and presses Enter."""
+    app = apps()
+    open_form(app, DREW)
+    app.type(name_field(app), "山田太郎", submit=True)
+    prefix = routes.LOG_RECORD.link("x")[:-1]
+    assert app.client_route.startswith(prefix), app.client_route
+    assert [r.player.name for r in live(disk())] == ["山田太郎"]

@@ -173,6 +173,7 @@ class RecordForm:
             value=draft.name,
             autofocus=original is None,
             on_change=self._on_name,
+            on_submit=self._submit_name,  # Enter saves (a keyboard-only judge)
             error=errors.get("name"),
             text_size=sizes.body,
             prefix_icon=ft.Icons.PERSON,
@@ -589,6 +590,10 @@ class RecordForm:
         self.draft.name = e.control.value or ""
         self._clear_error("name", self.name_field)
         self._refresh()
+
+    def _submit_name(self, e: ft.Event[ft.TextField]) -> None:
+        self.draft.name = e.control.value or ""  # the field's own, whatever came before
+        self._save(e)
 
     def _on_player_id(self, e: ft.Event[ft.TextField]) -> None:
         self.draft.player_id = e.control.value or ""
