@@ -1100,3 +1100,19 @@ def test_enter_in_the_name_field_saves(apps, disk) -> None:
     prefix = routes.LOG_RECORD.link("x")[:-1]
     assert app.client_route.startswith(prefix), app.client_route
     assert [r.player.name for r in live(disk())] == ["山田太郎"]
+
+
+def test_both_languages_say_the_judges_own_data_once(apps, disk) -> None:
+    """Issue 20, item 13: a player's name and ID and the tournament's name need no translating;
+    "both" shows them once, not as 'ja / en' twice."""
+    store = disk()
+    event = store.current_event()
+    saved = store.add_record(event.id, RecordInput(Player("Alex Kim", "4242"), DREW, round=1))
+    app = apps(prefs={"language": "both"}, route=routes.LOG_RECORD.link(saved.id))
+    texts = app.texts()
+    event = [t for t in texts if t.startswith("大会 / Tournament")]
+    assert len(event) == 1 and event[0].count("：") == 1, event
+    name = event[0].split("：", 1)[1]
+    assert all(t.count(name) <= 1 for t in texts), [t for t in texts if t.count(name) > 1]
+    players = [t for t in texts if "Alex Kim" in t]
+    assert players and all(t.count("Alex Kim") == 1 for t in players), players

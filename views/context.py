@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -69,8 +70,26 @@ class Context:
         return text.format(**values) if values else text
 
     def ui(self, message: str, **values: object) -> str:
-        """A UI string in the shown language; "both" shows Japanese / English."""
+        """A UI string in the shown language; "both" shows Japanese / English, but the judge's
+        own data (a player's name and ID, a tournament's name) once: it needs no translating."""
+        if self.lang == "both" and values:
+            return self._both_once(message, values)
         return self.text(message, **values).shown(self.lang)
+
+    def _both_once(self, message: str, values: dict[str, object]) -> str:
+        """ "大会 / Tournament：X" for 大会：{name} / Tournament: {name}; a message that starts
+        with the data ("{name}（ID {id}）") in Japanese alone, its words being marks. A message
+        whose languages differ after its first placeholder (a sentence) is shown as usual."""
+        template = self.catalog.text(message)
+        ja_words, en_words = (t.split("{", 1)[0] for t in (template.ja, template.en))
+        tails = {_plain(t[len(w) :]) for t, w in ((template.ja, ja_words), (template.en, en_words))}
+        filled = template.format(**values)
+        if len(tails) > 1:
+            return filled.shown("both")
+        if not ja_words.strip():
+            return filled.ja
+        rest = filled.ja[len(ja_words) :]
+        return f"{ja_words.rstrip('：: ')} / {en_words.rstrip(': ')}：{rest}"
 
     def ui_short(self, message: str, **values: object) -> str:
         """For tight places (navigation labels): one language, Japanese in "both" mode."""
@@ -83,6 +102,11 @@ class Context:
     def shown(self, text: Text) -> str:
         """A regulation string on one line: "ja / en" in "both" mode."""
         return text.shown(self.lang)
+
+
+def _plain(template: str) -> str:
+    """A template's marks and spaces alike in both languages (（ and (, ： and :)."""
+    return unicodedata.normalize("NFKC", template).replace(" ", "")
 
 
 @dataclass(slots=True)
