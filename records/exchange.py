@@ -21,7 +21,9 @@ the record or of the event's settings as venue sync sends them (ITEM: records/sy
 so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
 counts as one version stamped from its `updated_at`. CLOCK (version 2, optional) is the event's
 round clock (lengths, starts, pauses, extensions), every row with its UUID, instants and
-tombstone (records/clock_rows.py); an import merges it row by row, the later update winning.
+tombstone (records/clock_rows.py), and `versions`, every version of those rows (ITEM, kinds
+"clock.*": records/sync/clock_items.py); an import merges them by the records' rule, a row
+without versions counting as one version stamped from its `updated_at`.
 
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
@@ -56,6 +58,7 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .sync.clock_items import CLOCK_KINDS
 from .sync.hlc import orderable
 from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
 from .sync.local import legacy_version
@@ -159,6 +162,7 @@ def export_json(
         payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
         for entry in payload["records"]:
             entry["versions"] = by_item.get((RECORD, entry["id"]), [])
+        payload["clock"]["versions"] = [item_json(v) for v in versions if v.kind in CLOCK_KINDS]
     return payload
 
 
@@ -349,10 +353,11 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
         seen.add(record.id)
         found += _versions(entry, f"records[{index}]", RECORD, record.id, event_id, regulation)
         records.append(record)
+    clock = parse_clock(payload.get("clock"))
+    found += _clock_versions(payload.get("clock"), event_id, regulation)
     if found:  # a record without versions counts as one (as from a version-1 file)
         have = {v.item_id for v in found if v.kind == RECORD}
         found += [legacy_version(r) for r in records if r.id not in have]
-    clock = parse_clock(payload.get("clock"))
     return ImportedEvent(
         event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found), clock
     )
@@ -376,6 +381,21 @@ def _versions(
         version = parse_item(item, at, event_id, regulation)
         if version.kind != kind or version.item_id != item_id:
             raise InvalidInput(f"{at}: a version of something else", at)
+        found.append(version)
+    return found
+
+
+def _clock_versions(clock: Any, event_id: str, regulation: Regulation) -> list[ItemVersion]:
+    """The clock's `versions` (every version of its rows, as venue sync sends them)."""
+    given = clock.get("versions", []) if isinstance(clock, dict) else []
+    if not isinstance(given, list):
+        raise InvalidInput("clock.versions: must be a list", "clock.versions")
+    found = []
+    for index, item in enumerate(given):
+        at = f"clock.versions[{index}]"
+        version = parse_item(item, at, event_id, regulation)
+        if version.kind not in CLOCK_KINDS:
+            raise InvalidInput(f"{at}: not a version of a clock row", at)
         found.append(version)
     return found
 

@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from regulation.model import Regulation
 
+from . import clock_merge
 from . import players as _players
 from .clock_store import ClockStore
 from .database import Database, iso, now_local, to_us
@@ -107,6 +108,8 @@ class LogStore:
             store._players.refresh_keys()
             if not database.read_only and local.needs_backfill(database):  # made before sync
                 local.backfill(database, store._history.without_versions())
+            if not database.read_only and clock_merge.needs_backfill(database):
+                clock_merge.backfill(database)  # clock rows made before clock versions
         except BaseException:
             store.close()
             raise
