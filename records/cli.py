@@ -15,8 +15,9 @@ from typing import Any, TextIO
 
 from regulation.model import Regulation
 
+from .csv_export import export_csv
 from .errors import InvalidInput, LogError
-from .exchange import event_export, export_csv, json_bytes, read_export, record_json, write_file
+from .exchange import event_export, json_bytes, read_export, record_json, write_file
 from .model import Event, Player, Record, RecordInput
 from .slip import slip_line
 from .store import LogStore

@@ -74,12 +74,12 @@ class ClockStore:
         live = row is not None and not row.stamp.deleted
         marks = self.database.read(
             f"SELECT {MARK_COLUMNS} FROM clock_marks"
-            " WHERE event_uuid = ? AND round = ? AND deleted = 0",
+            " WHERE event_uuid = ? AND round = ? AND deleted = 0 ORDER BY at, uuid",
             (event_id, number),
         )
         extensions = self.database.read(
             f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions"
-            " WHERE event_uuid = ? AND round = ? AND deleted = 0",
+            " WHERE event_uuid = ? AND round = ? AND deleted = 0 ORDER BY created_at, uuid",
             (event_id, number),
         )
         return RoundClock(

@@ -18,12 +18,11 @@ from hypothesis import strategies as st
 from records_support import JST, Clock, entry, open_store
 
 from records import exchange
+from records.csv_export import CSV_COLUMNS, export_csv
 from records.errors import InvalidInput, LogError
 from records.exchange import (
-    CSV_COLUMNS,
     FORMAT,
     FORMAT_VERSION,
-    export_csv,
     export_json,
     json_bytes,
     parse_export,

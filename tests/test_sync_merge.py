@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from records_support import JST, Clock, entry, open_store
 
 from records.clock_rows import round_row_id
-from records.exchange import export_csv, export_json, json_bytes, parse_export
+from records.csv_export import export_csv
+from records.exchange import export_json, json_bytes, parse_export
 from records.merge import apply
 from records.model import RecordVersion
 from records.store import LogStore

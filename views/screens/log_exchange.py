@@ -19,11 +19,11 @@ from datetime import datetime
 
 import flet as ft
 
+from records.csv_export import export_csv
 from records.errors import LogError
 from records.exchange import (
     MAX_IMPORT_BYTES,
     event_export,
-    export_csv,
     json_bytes,
     parse_export,
     write_file,
