@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -55,9 +56,10 @@ if TYPE_CHECKING:
 class ClockStore:
     """The clock rows of the log (`database` owns the connection, lock and transactions)."""
 
-    def __init__(self, database: Database, events: Events) -> None:
+    def __init__(self, database: Database, events: Events, saved: Callable[[], None]) -> None:
         self.database = database
         self.events = events
+        self.saved = saved  # wakes venue sync (whose thread waits for this write's lock)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -345,6 +347,7 @@ class ClockStore:
         found = stored_row(db, table, row_id)
         if found is not None:
             local.save_clock(self.database, db, *found)
+            self.saved()
 
     # -- rows (export, import, sync) --------------------------------------------------------
 

@@ -80,7 +80,7 @@ class LogStore:
         self._events = Events(database)
         self._players = _players.Players(database)
         self._history = History(database, self._events, self._players, regulation)
-        self.round_clock = ClockStore(database, self._events)  # records/clock_store.py
+        self.round_clock = ClockStore(database, self._events, self._notify_saved)  # clock_store.py
         self._save_listeners: list[Callable[[], None]] = []
         self.path = database.path
         self.regulation = regulation

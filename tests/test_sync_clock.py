@@ -320,3 +320,23 @@ def test_a_round_version_pushed_under_another_events_id_is_refused(venue: Venue)
     status, answer = _push(venue, [item])
     assert (status, answer["error"]) == (422, "bad_item") and "push[0].id" in answer["message"]
     assert _clock_state(venue) == before
+
+
+def test_a_clock_save_reaches_the_host_soon_in_the_background(venue: Venue) -> None:
+    joiner = LogStore.open(venue.store.regulation, venue.joiner_dir / DATABASE_NAME)
+    service = SyncService.for_store(joiner)
+    try:
+        service.set_judge("鈴木")
+        assert service.join(venue.address, venue.code).ok
+        service.start_background(interval_s=60.0)  # only a save can wake it this soon
+        joiner.round_clock.start(venue.event_id, 1, START)
+        deadline = time.monotonic() + 5.0
+        while (
+            time.monotonic() < deadline
+            and not venue.store.round_clock.round(venue.event_id, 1).started
+        ):
+            time.sleep(0.05)
+        assert venue.store.round_clock.round(venue.event_id, 1).started_at == START
+    finally:
+        service.close()
+        joiner.close()
