@@ -17,7 +17,8 @@ from regulation.model import Regulation
 
 from .csv_export import export_csv
 from .errors import InvalidInput, LogError
-from .exchange import event_export, json_bytes, read_export, record_json, write_file
+from .exchange import event_export, json_bytes, read_export, record_json
+from .export_file import write_file
 from .model import Event, Player, Record, RecordInput
 from .slip import slip_line
 from .store import LogStore

@@ -34,6 +34,10 @@ CSV_COLUMNS = (
     "note",
     "recorded_by_judge",
     "recorded_by_device",
+    "arrived_at",  # a late player's arrival (ISO 8601)
+    "late_minutes",  # how late after the assembly time: whole minutes…
+    "late_seconds",  # …and the seconds beyond them (8 min 26 s: 8 and 26)
+    "occurrence",  # the repeat count when recorded (2: the first repeat)
 )
 # A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
 # move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
@@ -48,6 +52,12 @@ def _cell(value: str | None) -> str:
         return ""
     first = unicodedata.normalize("NFKC", value[0])
     return "'" + value if first.startswith(_FORMULA_STARTS) else value
+
+
+def _late_cells(late_seconds: int | None) -> tuple[str, str]:
+    if late_seconds is None:
+        return "", ""
+    return str(late_seconds // 60), str(late_seconds % 60)
 
 
 def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
@@ -80,6 +90,9 @@ def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation
                 _cell(record.note),
                 _cell(record.recorded_by.judge if record.recorded_by else None),
                 record.recorded_by.device if record.recorded_by else "",
+                iso(record.arrived_at) if record.arrived_at else "",
+                *_late_cells(record.late_seconds),
+                "" if record.occurrence is None else str(record.occurrence),
             )
         )
     return out.getvalue().encode("utf-8-sig")

@@ -26,6 +26,10 @@ tombstone (records/clock_rows.py), and `versions`, every version of those rows (
 "clock.*": records/sync/clock_items.py); an import merges them by the records' rule, a row
 without versions counting as one version stamped from its `updated_at`.
 
+Also since version 2, each record's evidence: "arrived_at" (ISO or null: when a late player
+arrived), "late_seconds" (whole seconds after the assembly time, or null) and "occurrence" (the
+repeat count when it was recorded: 1 a first infraction, 2 the first repeat; null when unknown).
+
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
 naming the file, the place and the fault.
@@ -36,7 +40,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -62,7 +65,7 @@ if TYPE_CHECKING:
     from .store import LogStore
 
 FORMAT = "ocg-penalty-guide/penalty-log"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 2  # 2: recorded_by, versions, each record's evidence
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 # The parser's work and memory are bounded before it starts: a file of 50 MB holds at most
 # about 170,000 records (300 bytes each at the least), two objects each, so a million objects
@@ -97,6 +100,15 @@ def record_json(record: Record, event_name: str) -> dict[str, Any]:
     }
 
 
+def evidence_json(record: Record) -> dict[str, Any]:
+    """The record's evidence in an export (format version 2)."""
+    return {
+        "arrived_at": iso(record.arrived_at) if record.arrived_at else None,
+        "late_seconds": record.late_seconds,
+        "occurrence": record.occurrence,
+    }
+
+
 def export_json(
     event: Event,
     records: tuple[Record, ...],
@@ -124,7 +136,10 @@ def export_json(
                 for r in event.rounds
             ],
         },
-        "records": [{**record_json(r, event.name), "deleted": r.deleted} for r in records],
+        "records": [
+            {**record_json(r, event.name), **evidence_json(r), "deleted": r.deleted}
+            for r in records
+        ],
         "clock": clock_json(clock or ClockData()),
     }
     if versions:
@@ -146,24 +161,6 @@ def event_export(store: LogStore, event_id: str) -> tuple[dict[str, Any], int]:
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
     return (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-
-
-def write_file(path: Path, data: bytes) -> None:
-    """Writes `data` to `path` whole or not at all (a temporary file, synced, then renamed)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    except OSError as exc:
-        raise describe_fault(exc, path, "export not written") from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise describe_fault(exc, path, "export not written") from None
 
 
 # -- in ----------------------------------------------------------------------------------------
@@ -348,6 +345,8 @@ def _record(
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
+    arrived = entry.get("arrived_at")  # the evidence: absent from version 1 files
+    arrived_at = None if arrived is None else validate.iso_datetime(arrived, f"{where}.arrived_at")
     return Record(
         id=_uuid(entry.get("id"), f"{where}.id"),
         event_id=event_id,
@@ -363,6 +362,9 @@ def _record(
         note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
         recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
+        arrived_at=arrived_at,
+        late_seconds=validate.late_seconds(entry.get("late_seconds"), f"{where}.late_seconds"),
+        occurrence=validate.occurrence(entry.get("occurrence"), f"{where}.occurrence"),
     )
 
 

@@ -29,7 +29,7 @@ _BY_PLAYER = "records INDEXED BY records_by_player"
 # joining them on every row cost as much again as reading the records.
 RECORD_COLUMNS = (
     "uuid, event_id, created_at, updated_at, round, table_label, player_ref, infraction, tier,"
-    " note, deleted, recorded_judge, recorded_device"
+    " note, deleted, recorded_judge, recorded_device, arrived_at, late_seconds, occurrence"
 )
 
 
@@ -48,6 +48,7 @@ class History:
         """Saves a new record; when this returns, the record is on disk."""
         entry = validate.record_input(self.regulation, entry)
         created = self._database.clock()
+        repeat = self.check_repeat(event_id, entry.player, entry.infraction_id, entry.tier_id)
         record = Record(
             id=str(uuid.uuid4()),
             event_id=event_id,
@@ -59,6 +60,9 @@ class History:
             infraction_id=entry.infraction_id,
             tier_id=entry.tier_id or "",
             note=entry.note,
+            arrived_at=entry.arrived_at,
+            late_seconds=entry.late_seconds,
+            occurrence=repeat.occurrence,
         )
         with self._database.write() as db:
             record = replace(record, recorded_by=local.who(db))
@@ -72,8 +76,8 @@ class History:
         db.execute(
             "INSERT INTO records (uuid, event_id, player_ref, round, table_label, infraction,"
             " tier, note, created_at, updated_at, created_us, updated_us, deleted,"
-            " recorded_judge, recorded_device)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " recorded_judge, recorded_device, arrived_at, late_seconds, occurrence)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id,
                 event_rowid,
@@ -89,6 +93,7 @@ class History:
                 to_us(record.updated_at),
                 int(record.deleted),
                 *_by(record),
+                *_evidence(record),
             ),
         )
 
@@ -98,7 +103,8 @@ class History:
         db.execute(
             "UPDATE records SET player_ref = ?, round = ?, table_label = ?, infraction = ?,"
             " tier = ?, note = ?, updated_at = ?, updated_us = ?, deleted = ?, recorded_judge = ?,"
-            " recorded_device = ? WHERE uuid = ?",
+            " recorded_device = ?, arrived_at = ?, late_seconds = ?, occurrence = ?"
+            " WHERE uuid = ?",
             (
                 player_ref,
                 record.round,
@@ -110,6 +116,7 @@ class History:
                 to_us(record.updated_at),
                 int(record.deleted),
                 *_by(record),
+                *_evidence(record),
                 record.id,
             ),
         )
@@ -131,7 +138,12 @@ class History:
                 infraction_id=entry.infraction_id,
                 tier_id=entry.tier_id or "",
                 note=entry.note,
+                arrived_at=entry.arrived_at,
+                late_seconds=entry.late_seconds,
             )
+            if (new.player, new.infraction_id) != (old.player, old.infraction_id):
+                # Reclassified, or another player: the count is that of the new pair.
+                new = replace(new, occurrence=self.repeats_of(new).occurrence)
             with database.write() as db:
                 self.update(db, new)
                 local.save_record(database, db, new)
@@ -179,20 +191,25 @@ class History:
         event_id: str,
         *,
         round_number: int | None = None,
+        table: str | None = None,
         player: Player | None = None,
         player_id: str | None = None,
         newest_first: bool = True,
         include_deleted: bool = False,
+        only_deleted: bool = False,
         limit: int | None = None,
         after: Record | None = None,
     ) -> tuple[Record, ...]:
         """See LogStore.records."""
         where = ["event_id = ?"]
         parameters: list[object] = [self._events.rowid(None, event_id)]
-        table = "records"
+        source = "records"
         if round_number is not None:
             where.append("round = ?")
             parameters.append(round_number)
+        if table is not None:
+            where.append("table_label = ?")
+            parameters.append(validate.table_label(table))
         if player is not None or player_id is not None:
             refs = self._players.matching(
                 player.name if player else None, player.player_id if player else player_id
@@ -201,8 +218,10 @@ class History:
                 return ()
             where.append(f"player_ref IN ({','.join('?' * len(refs))})")
             parameters.extend(refs)
-            table = _BY_PLAYER
-        if not include_deleted:
+            source = _BY_PLAYER
+        if only_deleted:
+            where.append("deleted = 1")
+        elif not include_deleted:
             where.append("deleted = 0")
         order = "DESC" if newest_first else "ASC"
         if after is not None:
@@ -211,7 +230,7 @@ class History:
             where.append(f"(created_us, id) {beyond} (?, (SELECT id FROM records WHERE uuid = ?))")
             parameters.extend((to_us(after.created_at), after.id))
         sql = (
-            f"SELECT {RECORD_COLUMNS} FROM {table} WHERE {' AND '.join(where)}"
+            f"SELECT {RECORD_COLUMNS} FROM {source} WHERE {' AND '.join(where)}"
             f" ORDER BY created_us {order}, id {order}"
         )
         if limit is not None:
@@ -345,6 +364,9 @@ def _records(
                 note,
                 bool(deleted),
                 RecordedBy(judge or "", device) if device else None,
+                None if arrived_at is None else parse(arrived_at),
+                late_seconds,
+                occurrence,
             )
             for (
                 record_uuid,
@@ -360,6 +382,15 @@ def _records(
                 deleted,
                 judge,
                 device,
+                arrived_at,
+                late_seconds,
+                occurrence,
             ) in rows
         ]
     )
+
+
+def _evidence(record: Record) -> tuple[str | None, int | None, int | None]:
+    """The evidence columns of a record's row (schema version 2)."""
+    arrived = None if record.arrived_at is None else iso(record.arrived_at)
+    return arrived, record.late_seconds, record.occurrence

@@ -60,6 +60,10 @@ class RecordInput:
     round: int | None = None
     table: str | None = None
     note: str | None = None
+    # Evidence of a tardiness (issue 20, item 5): when the player arrived, and how late that
+    # was after the round's assembly time, in whole seconds (8 min 26 s: 506).
+    arrived_at: datetime | None = None
+    late_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,11 @@ class Record:
     note: str | None
     deleted: bool = False
     recorded_by: RecordedBy | None = None
+    arrived_at: datetime | None = None  # tardiness evidence (RecordInput)
+    late_seconds: int | None = None
+    # The repeat count when the record was saved (1: a first infraction, 2: the first repeat),
+    # as the judge was told it; None for records saved before it was kept.
+    occurrence: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         ),
     ),
-    # 2: reserved for branch logui (record evidence fields); the lead renumbers at merge.
+    Migration(
+        2,
+        "record evidence: arrival time, seconds late, repeat count when recorded",
+        (
+            "ALTER TABLE records ADD COLUMN arrived_at TEXT",  # ISO 8601 with offset
+            "ALTER TABLE records ADD COLUMN late_seconds INTEGER"
+            " CHECK (late_seconds IS NULL OR late_seconds >= 0)",
+            "ALTER TABLE records ADD COLUMN occurrence INTEGER"
+            " CHECK (occurrence IS NULL OR occurrence >= 1)",
+        ),
+    ),
     Migration(
         3,
         "the round clock: per-event and per-round lengths, starts, pauses, extensions",

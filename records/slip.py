@@ -2,8 +2,10 @@
 
     3回戦 12卓 山田太郎（ID 0012345678） 警告：故意ではなく、過剰にカードを引いた（同一違反2回目）
     R3 T12 山田太郎 (ID 0012345678) Warning: Unintentionally drew extra cards (2nd time)
+    2回戦 5卓 鈴木 注意：…（8分26秒の遅刻）
 
-Round, table and ID appear when recorded; the repeat mark only for a repeat. The line is one
+Round, table and ID appear when recorded; the repeat mark only for a repeat; how late the
+player was, for a record that kept it (tardiness: "arrived now"). The line is one
 line whatever the name holds (line breaks become spaces). Both languages are produced whatever
 the display language, so the formats live here rather than in the UI catalog.
 """
@@ -48,6 +50,9 @@ def slip_line(record: Record, regulation: Regulation, lang: str, occurrence: int
             parts.append(f"{table}卓")
         parts.append(f"{name}（ID {player_id}）" if player_id else name)
         line = f"{' '.join(parts)} {tier_title}：{infraction_title}"
+        if record.late_seconds is not None:
+            minutes, seconds = divmod(record.late_seconds, 60)
+            line += f"（{minutes}分{seconds}秒の遅刻）"
         return line + (f"（同一違反{occurrence}回目）" if occurrence > 1 else "")
     if record.round is not None:
         parts.append(f"R{record.round}")
@@ -55,4 +60,7 @@ def slip_line(record: Record, regulation: Regulation, lang: str, occurrence: int
         parts.append(f"T{table}" if table.isdigit() else f"Table {table}")
     parts.append(f"{name} (ID {player_id})" if player_id else name)
     line = f"{' '.join(parts)} {tier_title}: {infraction_title}"
+    if record.late_seconds is not None:
+        minutes, seconds = divmod(record.late_seconds, 60)
+        line += f" ({minutes} min {seconds} s late)"
     return line + (f" ({ordinal(occurrence)} time)" if occurrence > 1 else "")

@@ -224,25 +224,31 @@ class LogStore:
         event_id: str,
         *,
         round_number: int | None = None,
+        table: str | None = None,
         player: Player | None = None,
         player_id: str | None = None,
         newest_first: bool = True,
         include_deleted: bool = False,
+        only_deleted: bool = False,
         limit: int | None = None,
         after: Record | None = None,
     ) -> tuple[Record, ...]:
         """An event's records, newest first (the log screen) or oldest first; optionally of one
-        round and/or one player (`player` by the identity rule; `player_id` alone: by ID).
+        round, one table (as written, width-folded) and/or one player (`player` by the identity
+        rule; `player_id` alone: by ID);
+        deleted ones with `include_deleted`, or only those (`only_deleted`, the deleted list).
 
         Paging: `limit` records that come after `after` in this order; a screen shows the first
         page at once (`limit=100`) and asks for the next with `after=page[-1]`."""
         return self._history.of_event(
             event_id,
             round_number=round_number,
+            table=table,
             player=player,
             player_id=player_id,
             newest_first=newest_first,
             include_deleted=include_deleted,
+            only_deleted=only_deleted,
             limit=limit,
             after=after,
         )

@@ -118,7 +118,27 @@ def record_input(regulation: Regulation, entry: RecordInput) -> RecordInput:
         round=round_number(entry.round),
         table=table_label(entry.table),
         note=text(entry.note, "note", MAX_NOTE, multiline=True),
+        arrived_at=None if entry.arrived_at is None else aware(entry.arrived_at, "arrived_at"),
+        late_seconds=late_seconds(entry.late_seconds),
     )
+
+
+def late_seconds(value: Any, field: str = "late_seconds") -> int | None:
+    """Seconds late after the assembly time: a whole number ≥ 0, or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"{field}: must be a whole number of seconds ≥ 0", field)
+    return value
+
+
+def occurrence(value: Any, field: str = "occurrence") -> int | None:
+    """A repeat count: a whole number ≥ 1, or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"{field}: must be a whole number ≥ 1", field)
+    return value
 
 
 def table_label(value: Any, field: str = "table") -> str | None:

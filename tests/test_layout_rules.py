@@ -78,3 +78,16 @@ def test_rules_find_an_empty_first_screen_a_gap_and_an_empty_end() -> None:
     ]
     tail = geometry_faults(layout(node("a", 10, 60, 50, 90, sy="s"), s=scroller(60, 700, 2000)))
     assert tail and "nothing on the last 1970 px" in tail[0]
+
+
+def test_rules_do_not_judge_past_a_tall_text_clipped_at_the_pane_s_bottom() -> None:
+    """Flutter clips a node's box to the scrolling pane: a long note's box ends at the pane's
+    visible bottom; the next node, further down, is no sign of an empty screen."""
+    page = layout(
+        node("note", 10, 700, 380, 760, sy="s"),  # the pane shows 60–760
+        node("after", 10, 1500, 380, 1530, sy="s"),
+        s=scroller(60, 700, 1530 - 60),
+    )
+    assert geometry_faults(page) == []
+    page["nodes"][0]["box"]["bottom"] = 740  # ends before the pane's bottom: a real gap
+    assert len(geometry_faults(page)) == 1

@@ -169,10 +169,8 @@ def test_a_judges_session_across_rounds_and_players(apps, disk, regulation) -> N
     open_form(app, DREW)
     assert app.find(ft.Dropdown, label="回戦").value == "3"
     app.route(routes.LOG.link())
-    shown = app.texts()
     # By round, newest first, with the round's heading where it changes.
-    headings = [t for t in shown if t in ("1回戦", "2回戦", "3回戦")]
-    assert headings == ["3回戦", "2回戦", "1回戦"]
+    assert headings(app) == ["3回戦（現在）", "2回戦", "1回戦"]
     listed = rows(app)
     assert [row.split(" | ")[0] for row in listed] == [
         "佐藤一郎",
@@ -184,6 +182,41 @@ def test_a_judges_session_across_rounds_and_players(apps, disk, regulation) -> N
     marked = regulation.infraction("marked-with-pattern").penalty
     assert f"{marked.letter} {marked.title.ja}" in listed[0]
     assert len(live(disk())) == 3
+
+
+def headings(app: FakeApp) -> list[str]:
+    """The log's round headings, top to bottom."""
+    return [t.value for t in app.find_all(ft.Text) if t.color == ft.Colors.PRIMARY and t.value]
+
+
+def test_the_log_groups_by_round_current_first_and_filters_by_round_and_table(apps, disk) -> None:
+    """Issue 20, item 4: a round 2 record entered after a round 3 one joins round 2's group;
+    the current round (whose assembly time passed last) comes first."""
+    store = disk()
+    event = store.current_event()
+    now = now_local()
+    store.set_rounds(
+        event.id,
+        [Round(1, now - timedelta(hours=3)), Round(2, now - timedelta(minutes=20)), Round(3)],
+    )
+    for name, number, table in (
+        ("一", 1, "1"),
+        ("二", 2, "5"),
+        ("三", 3, "5"),
+        ("後から二", 2, "7"),  # entered after the round 3 one
+    ):
+        store.add_record(event.id, RecordInput(Player(name), DREW, round=number, table=table))
+    app = apps(route=routes.LOG.link())
+    assert headings(app) == ["2回戦（現在）", "3回戦", "1回戦"]
+    assert [row.split(" | ")[0] for row in rows(app)] == ["後から二", "二", "三", "一"]
+    app.select(app.find(ft.Dropdown, label="回戦で絞り込む"), "2")
+    assert [row.split(" | ")[0] for row in rows(app)] == ["後から二", "二"]
+    app.type(app.find(ft.TextField, label="卓で絞り込む"), "５")  # width-folded like the form
+    assert [row.split(" | ")[0] for row in rows(app)] == ["二"]
+    app.select(app.find(ft.Dropdown, label="回戦で絞り込む"), "all")
+    assert [row.split(" | ")[0] for row in rows(app)] == ["二", "三"]
+    app.type(app.find(ft.TextField, label="卓で絞り込む"), "99")
+    assert rows(app) == [] and app.has_text("この条件の記録はありません。")
 
 
 def test_filter_by_player_and_the_players_history(apps, disk, regulation) -> None:
@@ -337,6 +370,114 @@ def test_edit_then_delete_with_confirmation_then_restore(apps, disk) -> None:
     assert len(rows(app)) == 1
 
 
+def test_a_new_record_from_the_log_picks_its_infraction_by_typing(apps, disk) -> None:
+    """Issue 20, item 3: /log/new without an infraction is a form that finds one."""
+    app = apps(route=routes.LOG.link())
+    app.click(app.find(text="新しい記録"))
+    assert app.client_route == routes.LOG_NEW.link()
+    assert not app.has_text("ページが見つかりません")
+    app.type(name_field(app), "山田太郎")
+    save(app)  # nothing chosen yet: said, nothing saved
+    assert app.has_text("違反を選んでください。") and live(disk()) == ()
+    search = app.find(ft.TextField, label="違反を探す")
+    app.type(search, "引きすぎ")
+    choice = app.find(ft.ListTile, text="故意ではなく、過剰にカードを引いた")
+    app.click(choice)
+    assert app.has_text("故意ではなく、過剰にカードを引いた")
+    assert selected_tier(app) == "B 警告"  # the chosen infraction's tier
+    assert not app.exists(ft.TextField, label="違反を探す")
+    assert name_field(app).value == "山田太郎"  # what was typed stays
+    save(app)
+    saved = live(disk())
+    assert [(r.player.name, r.infraction_id, r.tier_id) for r in saved] == [
+        ("山田太郎", DREW, "warning")
+    ]
+    app.route(routes.LOG_NEW.link())
+    app.type(app.find(ft.TextField, label="違反を探す"), "qwxz")
+    assert app.has_text("見つかりません。言葉を変えるか、診断で探してください。")
+    app.click(app.find(text="診断で探す"))
+    assert app.client_route == routes.FINDER.link()
+
+
+def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None:
+    """Issue 20, item 6: a reclassification is an edit, not a delete and a new record."""
+    app = apps()
+    record_id = record(app, DREW, "山田太郎", table="4")
+    app.click(app.find(ft.OutlinedButton, text="編集"))
+    app.click(app.find(text="違反を変える"))
+    app.type(app.find(ft.TextField, label="違反を探す"), "遅延行為")
+    slow = app.find_all(ft.ListTile, text="故意ではなく、不必要に長い時間をかけたプレイをした")
+    app.click(slow[0])
+    assert selected_tier(app) == "A 注意"
+    save(app)
+    edited = disk().record(record_id)
+    assert (edited.infraction_id, edited.tier_id, edited.table) == (SLOW, "caution", "4")
+    assert edited.player.name == "山田太郎" and len(live(disk())) == 1
+    line = "1回戦 4卓 山田太郎 注意：故意ではなく、不必要に長い時間をかけたプレイをした"
+    assert app.has_text(line)
+
+
+def test_the_form_shows_the_players_whole_tournament_once_the_name_matches(apps) -> None:
+    """Issue 20, item 7: every infraction of the player so far, one line each, not only
+    the same infraction's repeats."""
+    app = apps()
+    record(app, DREW, "山田太郎", table="3")
+    record(app, SLOW, "山田太郎", round_number=2)
+    record(app, SLOW, "鈴木花子")
+    open_form(app, DREW)
+    assert not app.has_text(re.compile("のこの大会での記録"))
+    app.type(name_field(app), "山田太郎")
+    assert app.has_text("山田太郎のこの大会での記録（2 件）")
+    lines = [t for t in app.texts() if t.startswith("· ")]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("· 1回戦 · 3卓 · B 警告 · 故意ではなく、過剰にカードを引いた · ")
+    assert lines[1].startswith("· 2回戦 · A 注意 · 故意ではなく、不必要に長い時間をかけた")
+    app.type(name_field(app), "鈴木花子")
+    assert app.has_text("鈴木花子のこの大会での記録（1 件）")
+    assert len([t for t in app.texts() if t.startswith("· ")]) == 1
+
+
+def test_a_deletion_can_be_undone_from_its_message(apps, disk) -> None:
+    app = apps()
+    record_id = record(app, DREW, "山田太郎")
+    app.click(app.find(ft.OutlinedButton, text="削除"))
+    app.click(app.find(ft.FilledButton, text="削除"))
+    assert disk().record(record_id).deleted
+    assert not app.has_text("この記録を削除しますか？")  # the dialog is gone
+    snack = app.find(ft.SnackBar, text="削除しました")
+    assert isinstance(snack.action, ft.SnackBarAction) and snack.action.label == "元に戻す"
+    app.click(snack.action)
+    assert not disk().record(record_id).deleted
+    assert app.has_text("元に戻しました")
+    assert not app.has_text("この記録は削除されています。")
+
+
+def test_the_deleted_list_shows_every_deleted_record_and_restores_any(apps, disk) -> None:
+    app = apps()
+    kept = record(app, DREW, "山田太郎")
+    first = record(app, SLOW, "佐藤花子")
+    second = record(app, DREW, "鈴木一郎")
+    for record_id in (first, second):
+        disk().delete_record(record_id)
+    app.route(routes.LOG.link())
+    app.click(app.find(text="削除した記録"))
+    assert app.client_route == routes.LOG_DELETED.link()
+    listed = rows(app)
+    assert len(listed) == 2 and "鈴木一郎" in listed[0] and "佐藤花子" in listed[1], listed
+    assert not any("山田太郎" in row for row in listed)
+    app.click(app.find_all(ft.TextButton, text="元に戻す")[1])  # 佐藤花子's
+    assert not disk().record(first).deleted and disk().record(second).deleted
+    assert disk().record(kept) is not None
+    assert [("鈴木一郎" in row) for row in rows(app)] == [True]
+    app.click(app.find_all(ft.ListTile)[0])  # a row opens its record, which can restore too
+    assert app.client_route == routes.LOG_RECORD.link(second)
+    assert app.has_text("この記録は削除されています。")
+    app.click(app.find(ft.FilledButton, text="元に戻す"))
+    assert not disk().record(second).deleted
+    app.route(routes.LOG_DELETED.link())
+    assert rows(app) == [] and app.has_text("この大会で削除した記録はありません。")
+
+
 def test_after_an_edit_going_back_shows_the_log_as_it_is_now(apps) -> None:
     app = apps()
     record(app, DREW, "山田太郎")
@@ -436,6 +577,18 @@ def test_record_tardiness_arrived_now_from_the_log(apps, disk, regulation) -> No
         "duel-forfeiture",
         2,
     )
+    # The evidence is kept: the arrival and the seconds late, on the page and the slip line.
+    assert saved.arrived_at is not None and saved.occurrence == 1
+    assert saved.late_seconds == int((saved.arrived_at - seven_minutes_ago).total_seconds())
+    assert 7 * 60 + 30 <= saved.late_seconds < 9 * 60
+    minutes, seconds = divmod(saved.late_seconds, 60)
+    arrived = saved.arrived_at.astimezone().strftime("%H:%M:%S")
+    assert app.has_text(f"到着：{arrived}（集合時刻から{minutes}分{seconds}秒）")
+    assert app.has_text(re.compile(rf"遅刻太郎 .*（{minutes}分{seconds}秒の遅刻）$"))
+    # Reclassified later by editing, it keeps the arrival it was recorded with.
+    app.click(app.find(ft.OutlinedButton, text="編集"))
+    save(app)
+    assert disk().record(saved.id).late_seconds == saved.late_seconds
 
 
 def test_arrived_now_on_a_tardiness_form_follows_the_rounds_assembly_time(
@@ -488,8 +641,22 @@ def test_the_tournament_settings_set_rounds_and_assembly_times(apps, disk) -> No
     second = disk().current_event().round(2)
     assert second.assembly_at is not None
     assert abs(second.assembly_at - now_local()) < timedelta(minutes=1, seconds=5)
+    # Removing a round asks first and says how many records it holds (issue 20, item 9).
+    event_id = disk().current_event().id
+    for name in ("山田", "鈴木"):
+        disk().add_record(event_id, RecordInput(Player(name), DREW, round=1))
     app.click(app.find(ft.IconButton, tooltip="1回戦を削除"))
+    assert app.has_text("1回戦を削除しますか？")
+    assert app.has_text(
+        "1回戦とその集合時刻を削除します。この回戦の記録 2 件は削除されず、回戦の番号も残ります。"
+    )
+    app.click(app.find(ft.TextButton, text="キャンセル"))
+    assert [r.number for r in disk().current_event().rounds] == [1, 2]
+    assert not app.has_text("1回戦を削除しますか？")
+    app.click(app.find(ft.IconButton, tooltip="1回戦を削除"))
+    app.click(app.find(ft.FilledButton, text="削除する"))
     assert [r.number for r in disk().current_event().rounds] == [2]
+    assert [r.round for r in live(disk())] == [1, 1]  # the records keep their round
     # Rename and date the tournament.
     app.type(app.find(ft.TextField, label="大会名"), "地区予選")
     app.type(app.find(ft.TextField, label="日付（YYYY-MM-DD）"), "2026-12-05")
@@ -761,7 +928,6 @@ def test_deep_links_go_back_up_to_the_log(apps) -> None:
         routes.LOG_RECORD.link("00000000-0000-0000-0000-000000000000"),
         routes.LOG_EDIT.link("nope"),
         routes.LOG_NEW.link(infraction="no-such-infraction"),
-        routes.LOG_NEW.link(),
         routes.LOG_NEW.link(arrived="soon"),
     ],
 )
@@ -781,6 +947,29 @@ def test_on_a_wide_window_the_record_opens_beside_the_log(apps) -> None:
     assert len(selected) == 1 and "山田太郎" in app.texts(selected[0])
     assert app.has_text("1回戦 山田太郎 警告：故意ではなく、過剰にカードを引いた")
     assert app.has_text("鈴木花子")  # the log, beside it
+
+
+def focus_calls(app: FakeApp) -> list[int]:
+    return [i.control_id for i in app.invocations if i.name == "focus"]
+
+
+def test_the_form_gives_its_name_field_the_focus_wherever_it_opens_from(apps) -> None:
+    """On a desktop, search → a result → "record this penalty": the search box in the list
+    pane beside the form has its own autofocus, so the form asks for the focus once it is on
+    screen (issue 20, item 2; the browser test types into it)."""
+    app = apps(**DESKTOP, route=routes.SEARCH.link(q="カードを多く引いた"))
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(text="この罰則を記録"))
+    assert focus_calls(app) == [name_field(app)._i]
+    app.type(name_field(app), "山田")  # redraws of the same form leave the cursor alone
+    app.click(app.find(ft.Chip, text="A 注意"))
+    assert focus_calls(app) == [name_field(app)._i]
+    app.route(routes.LOG_NEW.link(arrived=str(int(now_local().timestamp()))))
+    assert focus_calls(app)[-1] == name_field(app)._i and len(focus_calls(app)) == 2
+    record_id = record(app, DREW, "鈴木")
+    calls = len(focus_calls(app))
+    app.route(routes.LOG_EDIT.link(record_id))  # editing: the judge picks what to change
+    assert len(focus_calls(app)) == calls
 
 
 def test_every_log_control_is_labelled(apps) -> None:

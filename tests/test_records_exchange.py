@@ -3,6 +3,7 @@ anything that is not a valid export — with nothing changed."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import JST, Clock, entry, open_store
 
-from records import exchange
+from records import exchange, export_file
 from records.csv_export import CSV_COLUMNS, export_csv
 from records.errors import InvalidInput, LogError
 from records.exchange import (
@@ -28,7 +29,7 @@ from records.exchange import (
     parse_export,
     read_export,
 )
-from records.model import Player, Record, Round
+from records.model import Player, Record, RecordInput, Round
 from records.store import LogStore
 from regulation.model import Regulation
 
@@ -102,6 +103,9 @@ def test_json_export_is_versioned_and_holds_tombstones(device_a: LogStore) -> No
         "tier",
         "note",
         "recorded_by",
+        "arrived_at",  # the evidence, since version 2
+        "late_seconds",
+        "occurrence",
         "deleted",
         "versions",
     }
@@ -134,6 +138,55 @@ def test_json_round_trip_keeps_every_field_and_awkward_names(
     assert (report.added, report.updated, report.unchanged) == (len(AWKWARD_NAMES), 0, 0)
     assert report.event_created and report.event.id == event.id
     assert everything(device_b) == everything(device_a)
+
+
+def test_the_evidence_goes_through_json_and_csv_and_version_1_is_still_read(
+    device_a: LogStore, device_b: LogStore, regulation: Regulation
+) -> None:
+    """Arrival time, seconds late and the repeat count when recorded (issue 20, item 5)."""
+    event = device_a.current_event()
+    arrived = datetime(2026, 11, 28, 13, 8, 26, tzinfo=JST)
+    late = RecordInput(
+        Player("遅刻 太郎"), "not-seated-5-minutes", arrived_at=arrived, late_seconds=506
+    )
+    first = device_a.add_record(event.id, late)
+    again = device_a.add_record(event.id, late)
+    assert (first.occurrence, again.occurrence) == (1, 2)
+    assert device_a.record(again.id) == again  # kept on disk as it was said
+    payload = json_export(device_a, event.id)
+    exported = payload["records"][-1]
+    assert (exported["arrived_at"], exported["late_seconds"], exported["occurrence"]) == (
+        arrived.isoformat(timespec="microseconds"),
+        506,
+        2,
+    )
+    rows = csv_rows(export_csv(*device_a.export_records(event.id), regulation))
+    assert [(r["late_minutes"], r["late_seconds"], r["occurrence"]) for r in rows] == [
+        ("8", "26", "1"),
+        ("8", "26", "2"),
+    ]
+    assert rows[0]["arrived_at"] == arrived.isoformat(timespec="microseconds")
+    merge(device_b, payload)
+    assert everything(device_b) == everything(device_a)
+    # A version 1 export (no evidence) is read as it always was.
+    old = copy.deepcopy(payload)
+    old["version"] = 1
+    old["event"]["name"] = "第1版"
+    old["event"]["id"] = "8f9c2b1e-0000-4000-8000-000000000001"
+    old["event"].pop("versions", None)
+    for number, item in enumerate(old["records"]):
+        for key in ("arrived_at", "late_seconds", "occurrence", "recorded_by", "versions"):
+            item.pop(key, None)
+        item["event"] = "第1版"
+        item["id"] = f"8f9c2b1e-0000-4000-8000-00000000001{number}"
+    report = merge(device_b, old)
+    assert report.added == 2
+    read = device_b.records(report.event.id, newest_first=False)
+    assert [(r.arrived_at, r.late_seconds, r.occurrence) for r in read] == [(None, None, None)] * 2
+    bad = copy.deepcopy(payload)
+    bad["records"][0]["late_seconds"] = -1
+    with pytest.raises(InvalidInput, match=r"records\[0\]\.late_seconds"):
+        parse_export(json_bytes(bad), regulation)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -450,11 +503,11 @@ def test_missing_and_oversized_files_are_refused(
 def test_export_file_is_written_whole(tmp_path: Path) -> None:
     target = tmp_path / "out.json"
     target.write_bytes(b"old")
-    exchange.write_file(target, b"new content")
+    export_file.write_file(target, b"new content")
     assert target.read_bytes() == b"new content"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary left
     with pytest.raises(LogError, match="export not written"):
-        exchange.write_file(tmp_path / "no-such-folder" / "out.json", b"x")
+        export_file.write_file(tmp_path / "no-such-folder" / "out.json", b"x")
 
 
 def test_times_keep_their_instant_through_an_export(device_a: LogStore) -> None:

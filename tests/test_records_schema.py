@@ -14,7 +14,7 @@ import pytest
 from records_support import Clock, open_store
 
 from records.errors import LogError
-from records.model import Player
+from records.model import Player, RecordInput
 from records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Migration, backup_path
 from records.store import LogStore
 from regulation.model import Regulation
@@ -105,6 +105,28 @@ def test_each_released_version_migrates_to_the_fresh_schema_keeping_every_record
     # A released migration edited in place (instead of a new one appended) shows up here.
     assert schema_of(old) == schema_of(fresh)
     assert pragma(old, "user_version") == SCHEMA_VERSION
+
+
+def test_records_from_version_1_have_no_evidence_and_new_ones_keep_theirs(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Schema 2 (issue 20, item 5): arrival, seconds late, repeat count when saved."""
+    path = make_released(1, tmp_path / "v1.sqlite3")
+    arrived = datetime.fromisoformat("2026-11-01T10:08:26+09:00")
+    with LogStore.open(regulation, path, clock=Clock()) as store:
+        event = store.current_event()
+        old = store.records(event.id, include_deleted=True, newest_first=False)
+        assert [(r.arrived_at, r.late_seconds, r.occurrence) for r in old] == [
+            (None, None, None)
+        ] * 3
+        late = RecordInput(
+            Player("遅刻"), "not-seated-5-minutes", round=1, arrived_at=arrived, late_seconds=506
+        )
+        saved = store.add_record(event.id, late)
+    with LogStore.open(regulation, path, clock=Clock()) as store:
+        again = store.record(saved.id)
+    assert again is not None
+    assert (again.arrived_at, again.late_seconds, again.occurrence) == (arrived, 506, 1)
 
 
 NEXT = Migration(

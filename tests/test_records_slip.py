@@ -89,3 +89,18 @@ def test_a_title_that_names_only_its_case_carries_its_section(regulation: Regula
     assert f"{section.title.en}: when there is no pattern" in en
     plain = slip_line(record(), regulation, "ja")
     assert "ルールに関する違反" not in plain  # a title that says it all stands alone
+
+
+def test_a_tardiness_says_how_late_the_player_was(regulation: Regulation) -> None:
+    late = record(
+        infraction_id="not-seated-5-minutes",
+        tier_id="duel-forfeiture",
+        arrived_at=AT,
+        late_seconds=8 * 60 + 26,
+    )
+    assert slip_line(late, regulation, "ja").endswith("（8分26秒の遅刻）")
+    assert slip_line(late, regulation, "en").endswith(" (8 min 26 s late)")
+    assert slip_line(late, regulation, "en", 2).endswith(" (8 min 26 s late) (2nd time)")
+    on_the_minute = record(late_seconds=300)
+    assert slip_line(on_the_minute, regulation, "ja").endswith("（5分0秒の遅刻）")
+    assert "遅刻" not in slip_line(record(), regulation, "ja")

@@ -8,10 +8,11 @@ pushed on top of it. The page around a screen (bars, rail, list pane) is views/l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
@@ -91,6 +92,8 @@ class Shell:
         self._settings_changed = False  # by the judge, since the start
         self._loop: asyncio.AbstractEventLoop  # the app's, set in start()
         self._tasks: set[asyncio.Task] = set()
+        self._focus_target: ft.Control | None = None  # what the top screen asks to focus
+        self._focused_path: str | None = None  # the route it was last given for
         self.context: Context  # made in start(), once the stored state is read
 
     # -- start-up -----------------------------------------------------------------------
@@ -264,9 +267,19 @@ class Shell:
         else:
             self.logbook.sync.redraw_lines()
 
-    def notify(self, message: str) -> None:
+    def notify(self, message: str, undo: Callable[[], None] | None = None) -> None:
+        """A snack bar; with `undo`, an undo button in it (shown longer, to leave time)."""
+        action = None
+        if undo is not None:
+            action = ft.SnackBarAction(label=self.context.ui(S.UNDO), on_click=lambda _: undo())
         self.page.show_dialog(
-            ft.SnackBar(ft.Text(message, size=self.context.sizes.body), show_close_icon=True)
+            ft.SnackBar(
+                ft.Text(message, size=self.context.sizes.body),
+                show_close_icon=True,
+                action=action,
+                persist=False,  # with an action Flutter would keep it up until dismissed
+                duration=ft.Duration(seconds=8 if undo else 4),
+            )
         )
 
     def close_dialog(self) -> None:
@@ -393,8 +406,27 @@ class Shell:
         self.page.views[:] = views
         self.page.update()
         self.ticker.follow(self._top_tick)
+        self._focus_new_screen(stack[-1].path)
         if any(version != self._version for version, _view in self._views.values()):
             self._spawn(self._refresh_views_below(list(stack)))
+
+    def _focus_new_screen(self, path: str) -> None:
+        """Gives the focus to the control the top screen asks for (`Screen.focus`), once per
+        opening of a route: a redraw of the same screen leaves the judge's cursor alone."""
+        target, self._focus_target = self._focus_target, None
+        if path == self._focused_path:
+            return
+        self._focused_path = path
+        focus = getattr(target, "focus", None)
+        if focus is None:
+            return
+
+        async def give_focus() -> None:
+            # A tab gone meanwhile: the focus is a convenience, not data.
+            with contextlib.suppress(Exception):
+                await focus()
+
+        self._spawn(give_focus())
 
     async def _refresh_views_below(self, stack: list[Route]) -> None:
         if stack != self.history.stack:
@@ -428,6 +460,7 @@ class Shell:
         screen = self.screen(route)
         if depth == len(stack) - 1:
             self._top_tick = screen.tick
+            self._focus_target = screen.focus
         return page_view(
             self.context,
             route.path,

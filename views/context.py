@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import flet as ft
 
@@ -15,6 +16,10 @@ from regulation.search import SearchIndex
 from .logbook import Logbook
 from .state import AppState
 from .theme import TypeScale
+
+
+class Notify(Protocol):
+    def __call__(self, message: str, undo: Callable[[], None] | None = None) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +34,7 @@ class Actions:
     replace: Callable[[str], None]  # navigate, the current screen leaving the history (a form)
     log_changed: Callable[[], None]  # records changed: views below the top are rebuilt
     refresh: Callable[[], None]  # rebuild the shown view (a record deleted in place)
-    notify: Callable[[str], None]  # a short confirmation at the bottom (snack bar)
+    notify: Notify  # a short confirmation at the bottom (snack bar), maybe with an undo
     show_dialog: Callable[[ft.DialogControl], None]
     close_dialog: Callable[[], None]
     vibrate: Callable[[], None]  # a short vibration where the device has one (the clock)
@@ -92,3 +97,7 @@ class Screen:
     # until its display next changes, None to stop.
     tick: Callable[[], float | None] | None = None
     full_width: bool = False  # on wide windows, the whole area beside the rail (no list pane)
+    # The control that takes the keyboard's focus when the screen opens (a form's first
+    # field): asked for after the view is on screen, so that no other field's autofocus (the
+    # search box in the list pane beside it) takes the judge's typing.
+    focus: ft.Control | None = None

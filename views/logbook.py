@@ -45,6 +45,8 @@ class Logbook:
         self.fault: str | None = None  # why the last attempt to open failed, one line
         self.drafts: dict[str, object] = {}  # route path → an open form's values
         self.player_filter = ""
+        self.round_filter: int | None = None  # the log shows one round (None: all of them)
+        self.table_filter = ""  # …and/or one table
         self.pages = 1  # pages of the log shown (the judge asked for more)
         self.sync = SyncLink(self)  # venue sharing of this log (views/sync_link.py)
         # Judge calls being timed, by table (views/screens/clock_calls.py).

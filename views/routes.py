@@ -72,6 +72,7 @@ LOG_EDIT = Pattern("/log/records/{id}/edit")
 LOG_PLAYER = Pattern("/log/players/{id}", query_keys=("pid",))  # name, and the player ID if any
 LOG_EVENT = Pattern("/log/event")  # the tournament's settings, rounds, other tournaments
 LOG_EXCHANGE = Pattern("/log/exchange")  # export and import
+LOG_DELETED = Pattern("/log/deleted")  # the current tournament's deleted records
 LOG_SYNC = Pattern("/log/sync")  # judges' sync: host, join, status, leave
 CLOCK = Pattern("/clock")  # the round clock and the end-of-round list
 SETTINGS = Pattern("/settings")

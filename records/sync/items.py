@@ -81,7 +81,7 @@ def record_body(record: Record) -> str:
 
 def record_fields(record: Record) -> dict[str, Any]:
     by = record.recorded_by
-    return {
+    fields = {
         "created_at": _iso(record.created_at),
         "recorded_by": {"judge": by.judge, "device": by.device} if by else None,
         "round": record.round,
@@ -92,6 +92,15 @@ def record_fields(record: Record) -> dict[str, Any]:
         "note": record.note,
         "deleted": record.deleted,
     }
+    # The evidence (issue 20, item 5), only where a record has it: the body of a record
+    # without any stays as it was before these fields existed.
+    if record.arrived_at is not None:
+        fields["arrived_at"] = _iso(record.arrived_at)
+    if record.late_seconds is not None:
+        fields["late_seconds"] = record.late_seconds
+    if record.occurrence is not None:
+        fields["occurrence"] = record.occurrence
+    return fields
 
 
 def record_from(version: ItemVersion) -> Record:
@@ -111,6 +120,9 @@ def record_from(version: ItemVersion) -> Record:
         note=body["note"],
         deleted=body["deleted"],
         recorded_by=RecordedBy(by["judge"], by["device"]) if by else None,
+        arrived_at=datetime.fromisoformat(body["arrived_at"]) if body.get("arrived_at") else None,
+        late_seconds=body.get("late_seconds"),
+        occurrence=body.get("occurrence"),
     )
 
 
@@ -141,6 +153,11 @@ def check_record_body(body: Any, where: str, regulation: Regulation) -> dict[str
         note=validate.text(body["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
         deleted=deleted,
         recorded_by=recorded_by_from(body["recorded_by"], f"{where}.recorded_by"),
+        arrived_at=None
+        if body.get("arrived_at") is None
+        else validate.iso_datetime(body["arrived_at"], f"{where}.arrived_at"),
+        late_seconds=validate.late_seconds(body.get("late_seconds"), f"{where}.late_seconds"),
+        occurrence=validate.occurrence(body.get("occurrence"), f"{where}.occurrence"),
     )
     return record_fields(record)
 

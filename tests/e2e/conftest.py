@@ -7,6 +7,7 @@ PENALTY_GUIDE_E2E=required (CI sets it): then a missing or broken Chromium is a 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -99,6 +100,7 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
     """Opens the app in a fresh browser context (own storage, own locale, own window size):
 
         app = open_app("phone", "ja-JP", "/infractions/drew-extra-cards")
+        big = open_app("desktop", "en-US", "/log", settings={"text_scale": "1.75"})
 
     Every context is offline: non-loopback requests are aborted and recorded. When the test
     ends, a context that asked for anything external but Flet's rive_native.js, or for a
@@ -111,6 +113,7 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
         path: str = "/",
         server: AppServer | None = None,
         offline_check: bool = True,
+        settings: dict[str, str] | None = None,
     ) -> FlutterApp:
         width, height = SIZES[size]
         context = browser.new_context(
@@ -118,6 +121,12 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
             viewport={"width": width, "height": height},
             service_workers="block",
         )
+        if settings:  # as the app stored them (SharedPreferences: localStorage, JSON values)
+            values = json.dumps(settings)
+            context.add_init_script(
+                f"for (const [k, v] of Object.entries({values}))"
+                " window.localStorage.setItem('flutter.' + k, JSON.stringify(v));"
+            )
         network = NetworkLog()
         network.attach(context)
         page = context.new_page()

@@ -204,8 +204,8 @@ def server_environment() -> dict[str, str]:
 
 class AppServer:
     """`python main.py --web --port N` in `root` (or another `script` taking the same
-    arguments), its output in a log file; `env` adds to or overrides its environment (a data
-    folder of its own: PENALTY_GUIDE_DATA_DIR)."""
+    arguments), its output in a log file; `extra_env` adds to or overrides its environment (a
+    data folder of its own: PENALTY_GUIDE_DATA_DIR)."""
 
     def __init__(
         self,
@@ -333,6 +333,19 @@ class FlutterApp:
     def open(self, path: str = "/") -> FlutterApp:
         self.page.goto(self.base_url + path, wait_until="load", timeout=BOOT_TIMEOUT_MS)
         self._enable_semantics()
+        return self
+
+    def go(self, path: str) -> FlutterApp:
+        """Opens `path` inside the running app, as a link would (no reload: Flutter's router
+        follows the browser's history), so that one page can show many screens quickly."""
+        self.page.evaluate(
+            """(path) => {
+                const serial = (window.history.state?.serialCount ?? 0) + 1;
+                window.history.pushState({serialCount: serial, state: null}, '', path);
+                window.dispatchEvent(new PopStateEvent('popstate', {state: window.history.state}));
+            }""",
+            path,
+        )
         return self
 
     def reload(self) -> FlutterApp:

@@ -121,7 +121,10 @@ def geometry_faults(layout: dict) -> list[str]:
     faults: list[str] = []
     width, height = layout["width"], layout["height"]
     scrollers = layout["scrollers"]
-    by_scroller: dict[str, list[tuple[float, float, str]]] = {}
+    # Per scrolling pane: each node's span down its content, its name, and whether Flutter
+    # clipped its box at the pane's visible bottom (a tall text's box ends there, whatever
+    # its real height: what follows it cannot be judged from this position).
+    by_scroller: dict[str, list[tuple[float, float, str, bool]]] = {}
     for node in layout["nodes"]:
         box, label = node["box"], f"{node['name']!r} ({node['role'] or 'text'})"
         if box["right"] - box["left"] <= 0 and box["bottom"] - box["top"] <= 0:
@@ -153,8 +156,9 @@ def geometry_faults(layout: dict) -> list[str]:
             s = scrollers[node["sy"]]
             top = s["box"]["top"] - s["scrollTop"]
             bottom = top + max(s["scrollHeight"], s["clientHeight"])
+            clipped = box["bottom"] >= s["box"]["top"] + s["clientHeight"] - TOLERANCE
             by_scroller.setdefault(node["sy"], []).append(
-                (box["top"] - top, box["bottom"] - top, label)
+                (box["top"] - top, box["bottom"] - top, label, clipped)
             )
         if box["top"] < top - TOLERANCE or box["bottom"] > bottom + TOLERANCE:
             faults.append(
@@ -171,17 +175,17 @@ def geometry_faults(layout: dict) -> list[str]:
         if screen <= 0:
             continue
         spans.sort()
-        reached, after = 0.0, "its top"
-        for start, end, label in spans:
-            if start - reached > screen:
+        reached, after, unknown = 0.0, "its top", False
+        for start, end, label, clipped in spans:
+            if start - reached > screen and not unknown:
                 faults.append(
                     f"nothing on {start - reached:.0f} px of {s['name'][:30]!r}'s scrolling"
                     f" (a screen is {screen} px) between {after} and {label}"
                 )
-            if end > reached:
-                reached, after = end, label
+            if end >= reached:
+                reached, after, unknown = end, label, clipped
         extent = max(s["scrollHeight"], screen)
-        if extent - reached > screen:
+        if extent - reached > screen and not unknown:
             faults.append(
                 f"nothing on the last {extent - reached:.0f} px of {s['name'][:30]!r}'s"
                 f" scrolling (a screen is {screen} px), after {after}"

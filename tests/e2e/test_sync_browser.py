@@ -109,7 +109,9 @@ def hosts(tmp_path: Path) -> Iterator[list[Host]]:
 
 @pytest.fixture
 def servers(browser, tmp_path: Path) -> Iterator[object]:
-    """App servers, each on a data folder of its own (a device): `servers("a")`."""
+    """App servers, each on a data folder of its own (a device): `servers("a")`. Ask for it
+    before `open_app`: the servers must outlive the pages (a page whose server stopped shows
+    Flet's own reconnect screen, whose text asks for fallback fonts)."""
     started: list[AppServer] = []
 
     def start(name: str, **env: str) -> AppServer:
@@ -169,11 +171,14 @@ def to_log(app: FlutterApp, lang: str) -> None:
 def to_sync(app: FlutterApp, lang: str) -> None:
     """The sync screen, from the log's line about sharing."""
     to_log(app, lang)
-    app.tap(app.button(SHARING_LINE[lang]))
     own = (S.SYNC_JOIN, S.SYNC_NOW, S.SYNC_STOP_HOSTING)  # a button of each state
-    app.wait_for(
-        app.button(re.compile("^(" + "|".join(re.escape(ui(m, lang)) for m in own) + ")$"))
-    )
+    screen = app.button(re.compile("^(" + "|".join(re.escape(ui(m, lang)) for m in own) + ")$"))
+    for _attempt in range(3):  # a tap can land while the line is redrawn with news: again
+        app.tap(app.button(SHARING_LINE[lang]))
+        with contextlib.suppress(Exception):
+            app.wait_for(screen, timeout=10_000)
+            return
+    raise AssertionError("the log's sharing line did not lead to the sync screen")
 
 
 def record(app: FlutterApp, lang: str, name: str) -> None:
@@ -204,7 +209,7 @@ def assert_laid_out(app: FlutterApp, what: str) -> None:
 
 
 def test_judge_a_records_and_judge_bs_open_log_shows_it_and_names_a_in_the_repeat_notice(
-    open_app, servers, hosts, tmp_path: Path, regulation: Regulation
+    servers, hosts, open_app, tmp_path: Path, regulation: Regulation
 ) -> None:
     item = infraction(regulation, DREW)
     hosts.append(start_host(tmp_path / "host", free_port()))
@@ -295,7 +300,7 @@ def not_the_browser_client(url: str) -> bool:
     ],
 )
 def test_every_state_of_the_sync_screen_is_laid_out(
-    open_app, servers, hosts, tmp_path: Path, size: str, lang: str, locale: str
+    servers, hosts, open_app, tmp_path: Path, size: str, lang: str, locale: str
 ) -> None:
     host_port = free_port()
     hosts.append(start_host(tmp_path / "host", host_port))

@@ -171,6 +171,7 @@ SCREENS: tuple[ScreenSpec, ...] = (
     ScreenSpec(routes.LOG_PLAYER, LOG, _later("log", "player_screen"), lists=True),
     ScreenSpec(routes.LOG_EVENT, LOG, _later("log_event", "event_screen")),
     ScreenSpec(routes.LOG_EXCHANGE, LOG, _later("log_exchange", "exchange_screen")),
+    ScreenSpec(routes.LOG_DELETED, LOG, _later("log_deleted", "deleted_screen")),
     ScreenSpec(routes.LOG_SYNC, LOG, _later("sync", "sync_screen")),
     ScreenSpec(routes.CLOCK, CLOCK, _later("clock", "clock_screen")),
     ScreenSpec(routes.SETTINGS, None, lambda ctx, _: settings_screen(ctx)),

@@ -1,5 +1,6 @@
-"""The penalty log: the current tournament's records by round, newest first, a filter by player,
-and a player's whole history in the tournament."""
+"""The penalty log: the current tournament's records grouped by round, the current round first,
+newest first in each; filters by round, by table and by player; and a player's whole history in
+the tournament."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ import time
 import flet as ft
 
 from records.model import Event, Player, Record
-from records.store import LogStore
+from records.store import LogStore, now_local
 
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
+from ..theme import FONT_FAMILY
 from ..widgets import heading, penalty_chip, text_button
 from .log_parts import (
+    current_round,
     fault_screen,
     occurrences,
     open_store,
@@ -24,13 +27,13 @@ from .log_parts import (
     record_row,
     recovery_banner,
     round_label,
+    round_numbers,
     tier_of,
 )
 from .sync_parts import sync_bar
 
 PAGE = 30  # records shown at once ("show more" adds as many): each row costs Flet ~1 ms to send
 PLAYER_MATCHES = 12
-_START = object()  # before the first row: no round shown yet
 
 
 def log_screen(ctx: Context, route: Route) -> Screen:
@@ -54,6 +57,19 @@ def log_screen(ctx: Context, route: Route) -> Screen:
         show(e.control.value or "")
         results.update()
 
+    def on_round(e: ft.Event[ft.Dropdown]) -> None:
+        value = e.control.value or ""
+        logbook.round_filter = int(value) if value.isdigit() else None
+        logbook.pages = 1
+        show(logbook.player_filter)
+        results.update()
+
+    def on_table(e: ft.Event[ft.TextField]) -> None:
+        logbook.table_filter = (e.control.value or "").strip()
+        logbook.pages = 1
+        show(logbook.player_filter)
+        results.update()
+
     show(logbook.player_filter)
     controls: list[ft.Control] = []
     banner = recovery_banner(ctx)
@@ -64,6 +80,13 @@ def log_screen(ctx: Context, route: Route) -> Screen:
     if sharing is not None:
         controls.append(sharing)
     controls += [
+        text_button(
+            ctx,
+            S.LOG_NEW_RECORD,
+            kind=ft.FilledButton,
+            icon=ft.Icons.ADD,
+            on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link()),
+        ),
         text_button(
             ctx,
             S.LOG_RECORD_TARDINESS,
@@ -81,6 +104,28 @@ def log_screen(ctx: Context, route: Route) -> Screen:
             prefix_icon=ft.Icons.PERSON_SEARCH,
             on_change=on_filter,
             text_size=ctx.sizes.body,
+        ),
+        ft.Row(
+            [
+                ft.Dropdown(
+                    label=ctx.ui(S.LOG_ROUND_FILTER),
+                    value=str(logbook.round_filter or ALL_ROUNDS),
+                    options=round_options(ctx, store, event),
+                    on_select=on_round,
+                    # Not text_size: Flet 1.0.5 then drops the theme's font (log_form.py).
+                    text_style=ft.TextStyle(size=ctx.sizes.body, font_family=FONT_FAMILY),
+                    width=round(170 * ctx.sizes.scale),
+                ),
+                ft.TextField(
+                    value=logbook.table_filter,
+                    label=ctx.ui(S.LOG_TABLE_FILTER),
+                    on_change=on_table,
+                    text_size=ctx.sizes.body,
+                    width=round(110 * ctx.sizes.scale),
+                ),
+            ],
+            wrap=True,
+            vertical_alignment=ft.CrossAxisAlignment.START,
         ),
         results,
     ]
@@ -120,6 +165,12 @@ def event_bar(ctx: Context, event: Event) -> ft.Control:
                         icon=ft.Icons.IMPORT_EXPORT,
                         on_click=lambda _: ctx.actions.navigate(routes.LOG_EXCHANGE.link()),
                     ),
+                    text_button(
+                        ctx,
+                        S.LOG_DELETED_TITLE,
+                        icon=ft.Icons.DELETE_OUTLINE,
+                        on_click=lambda _: ctx.actions.navigate(routes.LOG_DELETED.link()),
+                    ),
                 ],
                 wrap=True,
             ),
@@ -128,28 +179,40 @@ def event_bar(ctx: Context, event: Event) -> ft.Control:
     )
 
 
+ALL_ROUNDS = "all"
+
+
+def round_options(ctx: Context, store: LogStore, event: Event) -> list[ft.DropdownOption]:
+    latest = store.records(event.id, limit=1)
+    numbers = round_numbers(event, latest[0].round if latest else None)
+    options = [ft.DropdownOption(key=ALL_ROUNDS, text=ctx.ui(S.LOG_ALL_ROUNDS))]
+    return options + [ft.DropdownOption(key=str(n), text=round_label(ctx, n)) for n in numbers]
+
+
 def log_rows(ctx: Context, store: LogStore, event: Event, column: ft.Column) -> list[ft.Control]:
-    """The tournament's records, newest first, a heading where the round changes; a page at
-    a time (as many pages as the judge asked for), "show more" below."""
+    """The tournament's records (of the round and table asked for), grouped by round with the
+    current round first, newest first in each; a page at a time (as many pages as the judge
+    asked for), "show more" below."""
     logbook = ctx.logbook
     wanted = PAGE * logbook.pages
-    records = store.records(event.id, limit=wanted + 1)
+    records = store.records(
+        event.id,
+        round_number=logbook.round_filter,
+        table=logbook.table_filter or None,
+        limit=wanted + 1,
+    )
     if not records:
-        return [ft.Text(ctx.ui(S.LOG_EMPTY), size=ctx.sizes.body)]
+        filtered = logbook.round_filter is not None or logbook.table_filter
+        return [ft.Text(ctx.ui(S.LOG_NONE_HERE if filtered else S.LOG_EMPTY), size=ctx.sizes.body)]
     shown = list(records[:wanted])
-    controls = rows_with_rounds(ctx, store, shown, None)
+    latest = store.records(event.id, limit=1)
+    now_round = current_round(event, latest[0].round if latest else None, now_local())
+    controls = rows_by_round(ctx, store, shown, now_round)
     if len(records) > wanted:
 
         def more(_: ft.Event) -> None:
-            page = store.records(event.id, limit=PAGE + 1, after=shown[-1])
             logbook.pages += 1
-            added = list(page[:PAGE])
-            new_rows = rows_with_rounds(ctx, store, added, shown[-1])
-            shown.extend(added)
-            column.controls.remove(button)
-            column.controls += new_rows
-            if len(page) > PAGE:
-                column.controls.append(button)
+            column.controls = log_rows(ctx, store, event, column)
             column.update()
 
         button = text_button(
@@ -163,23 +226,27 @@ def log_rows(ctx: Context, store: LogStore, event: Event, column: ft.Column) -> 
     return controls
 
 
-def rows_with_rounds(
-    ctx: Context, store: LogStore, records: list[Record], previous: Record | None
+def rows_by_round(
+    ctx: Context, store: LogStore, records: list[Record], now_round: int
 ) -> list[ft.Control]:
-    """Rows, with the round's heading before the first and wherever the round changes
-    (`previous`: the row above them, if any)."""
-    controls: list[ft.Control] = []
-    current: object = previous.round if previous is not None else _START
+    """Rows under one heading per round: the current round first, then the others from the
+    latest down, records without a round last; newest first under each."""
+    groups: dict[int | None, list[tuple[Record, int]]] = {}
     for record, occurrence in zip(records, occurrences(store, records), strict=True):
-        if record.round != current:
-            current = record.round
-            controls.append(
-                ft.Container(
-                    heading_text(ctx, round_label(ctx, record.round)),
-                    padding=ft.Padding.only(top=8),
-                )
-            )
-        controls.append(record_row(ctx, record, occurrence))
+        groups.setdefault(record.round, []).append((record, occurrence))
+
+    def order(number: int | None) -> tuple[int, int]:
+        if number is None:
+            return (2, 0)
+        return (0 if number == now_round else 1, -number)
+
+    controls: list[ft.Control] = []
+    for number in sorted(groups, key=order):
+        label = round_label(ctx, number)
+        if number == now_round:
+            label = ctx.ui(S.LOG_CURRENT_ROUND, round=label)
+        controls.append(ft.Container(heading_text(ctx, label), padding=ft.Padding.only(top=8)))
+        controls += [record_row(ctx, record, occurrence) for record, occurrence in groups[number]]
     return controls
 
 

@@ -18,6 +18,7 @@ from ..context import Context, Screen
 from ..routes import Route
 from ..widgets import heading, icon_button, scrolling_column, text_button
 from .clock_settings import round_clock_settings
+from .log_confirm import confirm
 from .log_parts import change_log, fault_screen, local_time, log_changed, open_store, round_label
 
 TIME = re.compile(r"^(\d{1,2}):?(\d{2})$")
@@ -173,8 +174,18 @@ def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.C
         set_time(now_local().replace(second=0, microsecond=0))
 
     def remove(_: ft.Event) -> None:
+        """Asks first, saying how many records the round holds (they stay, with their
+        round's number; only the round and its assembly time go)."""
         others = [r for r in event.rounds if r.number != entry.number]
-        change_log(ctx, lambda: store.set_rounds(event.id, others), ctx.ui(S.SAVED))
+        held = len(store.records(event.id, round_number=entry.number))
+        confirm(
+            ctx,
+            ctx.ui(S.EVENT_REMOVE_ROUND_CONFIRM, round=label),
+            ctx.ui(S.EVENT_REMOVE_ROUND_DETAIL, round=label, count=held),
+            S.EVENT_REMOVE,
+            lambda: change_log(ctx, lambda: store.set_rounds(event.id, others), ctx.ui(S.SAVED)),
+            icon=ft.Icons.DELETE_OUTLINE,
+        )
 
     field.on_submit = typed
     field.on_blur = typed

@@ -26,8 +26,8 @@ from records.exchange import (
     event_export,
     json_bytes,
     parse_export,
-    write_file,
 )
+from records.export_file import write_file
 from records.model import Event
 from records.store import LogStore, describe_fault, now_local
 

@@ -39,6 +39,7 @@ from .log_parts import (
     round_label,
     round_numbers,
 )
+from .log_picker import infraction_picker, player_event_lines
 
 SUGGESTIONS = 6
 NO_ROUND = "none"  # the round menu's key for "no round"
@@ -71,6 +72,8 @@ class Draft:
     note: str = ""
     arrived_at: datetime | None = None  # tardiness: when the player arrived
     record_id: str | None = None  # the record being edited
+    picking: bool = False  # the infraction picker is open (to change the infraction)
+    pick_query: str = ""  # what the judge typed into it
     errors: dict[str, str] = field(default_factory=dict)  # by form field
     failure: str | None = None  # why the last save failed
 
@@ -88,8 +91,8 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
     arrived = arrival(route.value("arrived")) if route.value("arrived") else None
     if infraction_id is not None and ctx.regulation.infraction(infraction_id) is None:
         return None
-    if infraction_id is None and arrived is None:
-        return None
+    if route.value("arrived") and arrived is None:
+        return None  # a broken link, not a form without an arrival
     store = open_store(ctx)
     if store is None:
         return fault_screen(ctx, ctx.ui(S.FORM_NEW_TITLE))
@@ -127,6 +130,7 @@ def edit_record_screen(ctx: Context, route: Route) -> Screen | None:
             player_id=record.player.player_id or "",
             table=record.table or "",
             note=record.note or "",
+            arrived_at=record.arrived_at,
             record_id=record.id,
         )
         ctx.logbook.drafts[route.path] = draft
@@ -212,6 +216,7 @@ class RecordForm:
         self.infraction_part = ft.Column(spacing=6)
         self.tardiness_part = ft.Column(spacing=6)
         self.suggestions_part = ft.Column(spacing=4)
+        self.history_part = ft.Column(spacing=2)
         self.repeat_part = ft.Column()
         self.tier_part = ft.Column(spacing=6)
         self.failure_part = ft.Column()
@@ -219,6 +224,7 @@ class RecordForm:
             self.infraction_part,
             self.tardiness_part,
             self.suggestions_part,
+            self.history_part,
             self.repeat_part,
             self.tier_part,
             self.failure_part,
@@ -275,6 +281,7 @@ class RecordForm:
             self.tardiness_part,
             self.name_field,
             self.suggestions_part,
+            self.history_part,
             self.id_field,
             self.repeat_part,
             ft.Row(
@@ -295,12 +302,23 @@ class RecordForm:
             ),
         ]
         title = S.FORM_EDIT_TITLE if self.original else S.FORM_NEW_TITLE
-        return Screen(title=ctx.ui(title), body=scrolling_column(controls, spacing=12))
+        return Screen(
+            title=ctx.ui(title),
+            body=scrolling_column(controls, spacing=12),
+            focus=None if self.original else self.name_field,
+        )
 
     def _fill(self) -> None:
         self.infraction_part.controls = self._infraction_controls()
         self.tardiness_part.controls = self._tardiness_controls()
         self.suggestions_part.controls = self._suggestion_controls()
+        self.history_part.controls = player_event_lines(
+            self.ctx,
+            self.store,
+            self.draft.event_id,
+            self.player(),
+            None if self.original is None else self.original.id,
+        )
         check = self.repeat_check()
         notice = (
             repeat_notice(self.ctx, check, saved=False, choose_tier=self._choose_tier)
@@ -319,6 +337,14 @@ class RecordForm:
     def _infraction_controls(self) -> list[ft.Control]:
         ctx = self.ctx
         infraction = self.infraction
+        if not self.tardiness_mode and (infraction is None or self.draft.picking):
+            return infraction_picker(
+                ctx,
+                self.draft.pick_query,
+                self._on_pick_query,
+                self._pick_infraction,
+                self.draft.errors.get("infraction"),
+            )
         if self.tardiness_mode:
             choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
             # A row per entry, the radio beside a title that wraps (a radio's own label does not)
@@ -350,7 +376,7 @@ class RecordForm:
                     ft.Text(self.draft.errors["infraction"], color=ERROR_COLOR, size=ctx.sizes.body)
                 )
             return controls
-        assert infraction is not None  # a form without one is a tardiness form
+        assert infraction is not None  # a form without one is a tardiness form or picks one
         return [
             ft.Text(
                 ctx.shown(ctx.regulation.standalone_title(infraction)),
@@ -358,7 +384,32 @@ class RecordForm:
                 weight=ft.FontWeight.BOLD,
             ),
             self._penalty_row(infraction),
+            text_button(
+                ctx,
+                S.PICK_CHANGE,
+                kind=ft.TextButton,
+                icon=ft.Icons.SWAP_HORIZ,
+                on_click=self._open_picker,
+            ),
         ]
+
+    def _open_picker(self, _: ft.Event) -> None:
+        self.draft.picking = True
+        self._refresh()
+
+    def _on_pick_query(self, text: str) -> None:
+        self.draft.pick_query = text
+
+    def _pick_infraction(self, infraction_id: str) -> None:
+        """A reclassification: the record follows the new infraction's tier (the judge may
+        choose another again below)."""
+        draft = self.draft
+        draft.infraction_id = infraction_id
+        draft.tier_id = None
+        draft.picking = False
+        draft.pick_query = ""
+        draft.errors.pop("infraction", None)
+        self._refresh()
 
     def _penalty_row(self, infraction: Infraction) -> ft.Control:
         """罰則：B 警告 — the infraction's own tier, as its page shows it."""
@@ -603,9 +654,11 @@ class RecordForm:
         draft = self.draft
         draft.failure = None
         if draft.infraction_id is None:
-            draft.errors["infraction"] = ctx.ui(S.TARDY_CHOOSE_FIRST)
+            first = S.TARDY_CHOOSE_FIRST if self.tardiness_mode else S.PICK_FIRST
+            draft.errors["infraction"] = ctx.ui(first)
             self._refresh()
             return
+        arrived_at, late_seconds = self._evidence()
         entry = RecordInput(
             player=self.player(),
             infraction_id=draft.infraction_id,
@@ -613,6 +666,8 @@ class RecordForm:
             round=draft.round,
             table=draft.table,
             note=draft.note,
+            arrived_at=arrived_at,
+            late_seconds=late_seconds,
         )
         try:
             if draft.record_id is None:
@@ -630,6 +685,20 @@ class RecordForm:
         ctx.actions.log_changed()
         ctx.actions.notify(ctx.ui(S.SAVED))
         ctx.actions.replace(routes.LOG_RECORD.link(record.id))
+
+    def _evidence(self) -> tuple[datetime | None, int | None]:
+        """What a tardiness record keeps of "arrived now": the arrival, and how many seconds
+        after the round's assembly time it was (none for another infraction, or on time)."""
+        draft = self.draft
+        if draft.arrived_at is None or draft.infraction_id not in TARDINESS_INFRACTION_IDS:
+            return None, None
+        found = suggestion(self.store, draft)
+        if found is not None and found.late_by.total_seconds() > 0:
+            return draft.arrived_at, int(found.late_by.total_seconds())
+        original = self.original
+        if original is not None and original.arrived_at == draft.arrived_at:
+            return draft.arrived_at, original.late_seconds  # the assembly time since removed
+        return draft.arrived_at, None
 
     def _show_invalid(self, exc: InvalidInput) -> None:
         key = FIELDS.get(exc.field or "")

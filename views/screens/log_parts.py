@@ -28,10 +28,16 @@ ERROR_COLOR = "#C62828"
 # -- the store -----------------------------------------------------------------------------------
 
 
-def change_log(ctx: Context, change: Callable[[], object], done: str) -> None:
+def change_log(
+    ctx: Context,
+    change: Callable[[], object],
+    done: str,
+    undo: Callable[[], None] | None = None,
+) -> None:
     """One change of the penalty log from a screen: once it is saved, the screens that show the
-    log are redrawn and `done` is said; a failure to save (a full or read-only disk) is said
-    instead and nothing changed. Invalid input goes back to the caller, to mark its field."""
+    log are redrawn and `done` is said (with an undo button when `undo` is given); a failure to
+    save (a full or read-only disk) is said instead and nothing changed. Invalid input goes
+    back to the caller, to mark its field."""
     try:
         change()
     except InvalidInput:
@@ -39,14 +45,14 @@ def change_log(ctx: Context, change: Callable[[], object], done: str) -> None:
     except LogError as exc:
         ctx.actions.notify(ctx.ui(S.SAVE_FAILED, reason=str(exc)))
         return
-    log_changed(ctx, done)
+    log_changed(ctx, done, undo)
 
 
-def log_changed(ctx: Context, done: str) -> None:
+def log_changed(ctx: Context, done: str, undo: Callable[[], None] | None = None) -> None:
     """After a change of the log is saved: redraw what shows it, and say `done`."""
     ctx.actions.log_changed()
     ctx.actions.refresh()
-    ctx.actions.notify(done)
+    ctx.actions.notify(done, undo)
 
 
 def open_store(ctx: Context) -> LogStore | None:

@@ -22,6 +22,7 @@ from ..widgets import (
     text_button,
 )
 from .clock_calls import record_clock_parts
+from .log_confirm import confirm
 from .log_parts import (
     ERROR_COLOR,
     change_log,
@@ -97,6 +98,8 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     facts = [place_label(ctx, record)] if place_label(ctx, record) else []
     if event is not None:
         facts.append(ctx.ui(S.LOG_EVENT_LINE, name=event.name))
+    if record.arrived_at is not None:
+        facts.append(arrival_line(ctx, record))
     facts.append(ctx.ui(S.RECORD_CREATED, time=local_time(record.created_at, with_date=True)))
     if record.updated_at != record.created_at:
         facts.append(ctx.ui(S.RECORD_UPDATED, time=local_time(record.updated_at, with_date=True)))
@@ -153,6 +156,16 @@ def record_screen(ctx: Context, route: Route) -> Screen | None:
     )
 
 
+def arrival_line(ctx: Context, record: Record) -> str:
+    """A tardiness record's evidence: when the player arrived, how long after the assembly."""
+    assert record.arrived_at is not None
+    arrived = record.arrived_at.astimezone().strftime("%H:%M:%S")
+    if record.late_seconds is None:
+        return ctx.ui(S.RECORD_ARRIVED, arrived=arrived)
+    minutes, seconds = divmod(record.late_seconds, 60)
+    return ctx.ui(S.RECORD_ARRIVED_LATE, arrived=arrived, minutes=minutes, seconds=seconds)
+
+
 def slip_row(ctx: Context, line: str, tooltip: str) -> ft.Control:
     """A match-slip line and its copy button (the copy happens in the client, inside the tap:
     a browser allows the clipboard only there)."""
@@ -174,14 +187,23 @@ def slip_row(ctx: Context, line: str, tooltip: str) -> ft.Control:
 
 
 def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
+    """Says the record is deleted, with a way back. The line and the button are stacked, not
+    in a wrapping Row: an expanding Text in a Row(wrap=True) is a layout error in Flutter (its
+    release build draws a 100,000 px grey box instead, pushing the page out of reach)."""
+
     def restore(_: ft.Event) -> None:
         change_log(ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED))
 
     return ft.Container(
-        ft.Row(
+        ft.Column(
             [
-                ft.Icon(ft.Icons.DELETE_OUTLINE, color=ERROR_COLOR),
-                ft.Text(ctx.ui(S.RECORD_DELETED), size=ctx.sizes.body, expand=True),
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.DELETE_OUTLINE, color=ERROR_COLOR),
+                        ft.Text(ctx.ui(S.RECORD_DELETED), size=ctx.sizes.body, expand=True),
+                    ],
+                    vertical_alignment=ft.CrossAxisAlignment.START,
+                ),
                 text_button(
                     ctx,
                     S.RECORD_RESTORE,
@@ -190,7 +212,8 @@ def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
                     on_click=restore,
                 ),
             ],
-            wrap=True,
+            spacing=8,
+            tight=True,
         ),
         border=ft.Border.all(2, ERROR_COLOR),
         border_radius=8,
@@ -199,39 +222,27 @@ def deleted_banner(ctx: Context, store: LogStore, record: Record) -> ft.Control:
 
 
 def confirm_delete(ctx: Context, store: LogStore, record: Record) -> None:
-    """Deleting asks first; the record stays as a tombstone, and its page offers to restore it."""
+    """Deleting asks first; the record stays as a tombstone: the message that says it was
+    deleted offers to undo, and the log's deleted records list it until it is restored."""
 
-    def delete(_: ft.Event) -> None:
-        ctx.actions.close_dialog()
-        change_log(ctx, lambda: store.delete_record(record.id), ctx.ui(S.RECORD_DELETED_DONE))
-
-    ctx.actions.show_dialog(
-        ft.AlertDialog(
-            modal=True,
-            title=ft.Text(ctx.ui(S.RECORD_DELETE_CONFIRM), size=ctx.sizes.heading),
-            content=ft.Text(
-                ctx.ui(
-                    S.RECORD_DELETE_DETAIL,
-                    player=player_label(ctx, record.player),
-                    infraction=infraction_title(ctx, record.infraction_id),
-                ),
-                size=ctx.sizes.body,
+    def delete() -> None:
+        change_log(
+            ctx,
+            lambda: store.delete_record(record.id),
+            ctx.ui(S.RECORD_DELETED_DONE),
+            undo=lambda: change_log(
+                ctx, lambda: store.restore_record(record.id), ctx.ui(S.RECORD_RESTORED)
             ),
-            actions=[
-                text_button(
-                    ctx,
-                    S.CANCEL,
-                    kind=ft.TextButton,
-                    on_click=lambda _: ctx.actions.close_dialog(),
-                ),
-                text_button(
-                    ctx,
-                    S.RECORD_DELETE,
-                    kind=ft.FilledButton,
-                    icon=ft.Icons.DELETE,
-                    style=ft.ButtonStyle(bgcolor=ERROR_COLOR, color="#FFFFFF"),
-                    on_click=delete,
-                ),
-            ],
         )
+
+    confirm(
+        ctx,
+        ctx.ui(S.RECORD_DELETE_CONFIRM),
+        ctx.ui(
+            S.RECORD_DELETE_DETAIL,
+            player=player_label(ctx, record.player),
+            infraction=infraction_title(ctx, record.infraction_id),
+        ),
+        S.RECORD_DELETE,
+        delete,
     )
