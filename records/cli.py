@@ -1,7 +1,7 @@
 """`main.py log add | list | export | import | edit | delete | restore`: the penalty log on the
 command line.
 
-Argument parsing lives in main.py; the contract (options, JSON shapes) is in README.md. Every
+Argument parsing lives in main.py; the contract is in docs/architecture.md. Every
 fault is one line on stderr and a non-zero exit: 2 for a bad value, 1 for anything else.
 """
 

@@ -10,7 +10,7 @@ JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still re
      "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…],
      "clock": CLOCK}
 
-RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
+RECORD is the command line's (docs): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
 "infraction", "tier", "note", "recorded_by": {"judge", "device"}|null}. Records are oldest
 first and include deletions (`"deleted": true`, kept so that a merge never brings a deleted
