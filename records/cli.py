@@ -1,7 +1,7 @@
 """`main.py log add | list | export | import | edit | delete | restore`: the penalty log on the
 command line.
 
-Argument parsing lives in main.py; the contract (options, JSON shapes) is in README.md. Every
+Argument parsing lives in main.py; the contract is in docs/architecture.md. Every
 fault is one line on stderr and a non-zero exit: 2 for a bad value, 1 for anything else.
 """
 
@@ -15,8 +15,10 @@ from typing import Any, TextIO
 
 from regulation.model import Regulation
 
+from .csv_export import export_csv
 from .errors import InvalidInput, LogError
-from .exchange import event_export, export_csv, json_bytes, read_export, record_json, write_file
+from .exchange import event_export, json_bytes, read_export, record_json
+from .export_file import write_file
 from .model import Event, Player, Record, RecordInput
 from .slip import slip_line
 from .store import LogStore

@@ -1,8 +1,8 @@
 """`main.py round start | pause | resume | extend | status`: the round clock on the command line.
 
-Argument parsing lives in main.py; the contract is README.md's. Every command prints the round's
-status (`--json`: `status_json`) evaluated now, or at `--at` for `status`. A fault is one line on
-stderr and changes nothing: exit 2 for a bad value, 1 for anything else.
+Argument parsing lives in main.py; the contract is in docs/architecture.md. Every command prints
+the round's status (`--json`: `status_json`) evaluated now, or at `--at` for `status`. A fault is
+one line on stderr and changes nothing: exit 2 for a bad value, 1 for anything else.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _seconds(value: float) -> int:
 
 
 def status_json(clock: RoundClock, at: datetime) -> dict[str, Any]:
-    """The contract's shape (README "Command line"), plus `paused` and `real_end`."""
+    """The contract's shape (docs/architecture.md), plus `paused` and `real_end`."""
     ends = clock.ends_at(at)
     remaining = clock.remaining_seconds(at)
     real_end = clock.real_end(at)

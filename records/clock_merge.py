@@ -1,156 +1,121 @@
-"""Merging another device's round clock rows (an imported export; venue sync can call it too).
+"""The round clock's rows from versions (records/sync/clock_items.py): what venue sync and file
+import (records/merge.py `apply`) do with clock versions, so that a file and sync never disagree.
 
-Per item the later update wins (records/clock_rows.py `newer`); a tombstone stays a tombstone
-unless a later version beats it. Runs inside the caller's write transaction.
+Every version of a clock row is kept (item_versions); the row in the clock tables is the version
+with the largest (stamp, device), as for records (records/sync/hlc.py). Rows that have no version
+(an export or a log from before clock versions) count as one version each, stamped from their
+updated_at with no device (`legacy_versions`, `backfill`), the same on every device.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from datetime import datetime
+from collections.abc import Callable, Iterable
 
-from .clock_rows import (
-    ClockData,
-    ExtensionRow,
-    MarkRow,
-    Stamp,
-    event_row_id,
-    newer,
-    round_row_id,
+from .clock_rows import ClockData, EventClockRow, MarkRow, RoundRow
+from .clock_tables import COLUMNS, ClockRow, every_row, iso_or_none, stored_row, us
+from .database import Database
+from .sync import versions
+from .sync.clock_items import (
+    CLOCK_EVENT,
+    CLOCK_EXTENSION,
+    CLOCK_KINDS,
+    CLOCK_MARK,
+    CLOCK_ROUND,
+    row_of,
 )
-from .clock_tables import (
-    COLUMNS,
-    EXTENSION_COLUMNS,
-    MARK_COLUMNS,
-    extension_row,
-    iso_or_none,
-    mark_row,
-    stored_event_row,
-    stored_round_row,
-    us,
-)
+from .sync.items import ItemVersion
+from .sync.local import legacy_clock_version
+
+TABLES = {
+    CLOCK_EVENT: "clock_events",
+    CLOCK_ROUND: "clock_rounds",
+    CLOCK_MARK: "clock_marks",
+    CLOCK_EXTENSION: "clock_extensions",
+}
+_BACKFILLED = "sync.clock_backfilled"
 
 
-def merge_clock(db: sqlite3.Connection, event_id: str, data: ClockData) -> tuple[int, int, int]:
-    """Merges another device's clock rows into event `event_id`, inside the caller's write
-    transaction: per item, the later update wins. Returns (added, updated, unchanged).
-
-    The per-event and per-round rows are matched by event and number (their UUIDs are
-    derived from the event's, which may differ when the event was matched by name)."""
-    counts = [0, 0, 0]
-
-    def apply(table: str, found: tuple | None, content: tuple, insert: tuple) -> None:
-        columns = COLUMNS[table]
-        sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * len(insert))})"
-        if found is None:
-            db.execute(sql, insert)
-            counts[0] += 1
-            return
-        local_stamp, local_content = found
-        if newer(_stamp_from_insert(insert), local_stamp, content, local_content):
-            db.execute(f"DELETE FROM {table} WHERE uuid = ?", (local_stamp.id,))
-            db.execute(sql, insert)
-            counts[1] += 1
-        else:
-            counts[2] += 1
-
+def legacy_versions(event_id: str, data: ClockData) -> list[ItemVersion]:
+    """A version for each row of an export's `"clock"` rows (used where it has no versions)."""
+    rows: list[ClockRow] = [*data.rounds, *data.marks, *data.extensions]
     if data.event is not None:
-        row = data.event
-        local = stored_event_row(db, event_id)
-        apply(
-            "clock_events",
-            None if local is None else (local.stamp, (local.round_minutes,)),
-            (row.round_minutes,),
-            (event_row_id(event_id), event_id, row.round_minutes, *_stamp_values(row.stamp)),
+        rows.insert(0, data.event)
+    return [legacy_clock_version(event_id, row) for row in rows]
+
+
+def apply_clock(
+    db: sqlite3.Connection,
+    given: Iterable[ItemVersion],
+    touched: set[tuple[str, str, str]],
+    ensure_event: Callable[[str], object],
+) -> tuple[int, int, int]:
+    """Makes each touched clock row's current version the row here (inside the caller's
+    write, after `versions.add`); returns the given clock rows (added, updated, unchanged)."""
+    counts = [0, 0, 0]
+    items = sorted({(v.kind, v.item_id) for v in given if v.kind in CLOCK_KINDS})
+    changed = {(kind, item) for kind, _event, item in touched if kind in CLOCK_KINDS}
+    for kind, item in sorted(changed | set(items)):
+        if (kind, item) not in changed:
+            counts[2] += 1
+            continue
+        table = TABLES[kind]
+        before = stored_row(db, table, item)
+        winner = versions.current(db, kind, item)
+        assert winner is not None
+        row = row_of(kind, item, winner.saved_at, json.loads(winner.body))
+        event_id = before[0] if before else winner.event_id  # a row never changes event
+        if before is None:
+            ensure_event(event_id)
+        elif before[1] == row:
+            counts[2] += 1
+            continue
+        values = _values(event_id, row)
+        db.execute(
+            f"INSERT OR REPLACE INTO {table} ({COLUMNS[table]})"
+            f" VALUES ({', '.join('?' * len(values))})",
+            values,
         )
-    for entry in data.rounds:
-        local_round = stored_round_row(db, event_id, entry.number)
-        apply(
-            "clock_rounds",
-            None
-            if local_round is None
-            else (local_round.stamp, (local_round.minutes, iso_or_none(local_round.started_at))),
-            (entry.minutes, iso_or_none(entry.started_at)),
-            (
-                round_row_id(event_id, entry.number),
-                event_id,
-                entry.number,
-                entry.minutes,
-                iso_or_none(entry.started_at),
-                *_stamp_values(entry.stamp),
-            ),
-        )
-    for mark in data.marks:
-        found = db.execute(
-            f"SELECT {MARK_COLUMNS} FROM clock_marks WHERE uuid = ?", (mark.stamp.id,)
-        ).fetchall()
-        local_mark = mark_row(found[0]) if found else None
-        apply(
-            "clock_marks",
-            None
-            if local_mark is None
-            else (
-                local_mark.stamp,
-                (local_mark.round, local_mark.kind, iso_or_none(local_mark.at)),
-            ),
-            _mark_content(mark),
-            (
-                mark.stamp.id,
-                event_id,
-                mark.round,
-                mark.kind,
-                iso_or_none(mark.at),
-                *_stamp_values(mark.stamp),
-            ),
-        )
-    for extension in data.extensions:
-        found = db.execute(
-            f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions WHERE uuid = ?",
-            (extension.stamp.id,),
-        ).fetchall()
-        local_extension = extension_row(found[0]) if found else None
-        apply(
-            "clock_extensions",
-            None
-            if local_extension is None
-            else (local_extension.stamp, _extension_content(local_extension)),
-            _extension_content(extension),
-            (
-                extension.stamp.id,
-                event_id,
-                extension.round,
-                extension.table,
-                extension.minutes,
-                extension.record_id,
-                int(extension.finished),
-                *_stamp_values(extension.stamp),
-            ),
-        )
+        counts[0 if before is None else 1] += 1
     return counts[0], counts[1], counts[2]
 
 
-def _stamp_values(stamp: Stamp) -> tuple[object, ...]:
-    return (
+def _values(event_id: str, row: ClockRow) -> tuple[object, ...]:
+    stamp = row.stamp
+    written: tuple[object, ...] = (
         iso_or_none(stamp.created_at),
         iso_or_none(stamp.updated_at),
         us(stamp.updated_at),
         int(stamp.deleted),
     )
-
-
-def _stamp_from_insert(insert: tuple) -> Stamp:
-    created, updated, _updated_us, deleted = insert[-4:]
-    return Stamp(
-        str(insert[0]),
-        datetime.fromisoformat(created),
-        datetime.fromisoformat(updated),
-        bool(deleted),
+    if isinstance(row, EventClockRow):
+        return (stamp.id, event_id, row.round_minutes, *written)
+    if isinstance(row, RoundRow):
+        return (stamp.id, event_id, row.number, row.minutes, iso_or_none(row.started_at), *written)
+    if isinstance(row, MarkRow):
+        return (stamp.id, event_id, row.round, row.kind, iso_or_none(row.at), *written)
+    return (
+        stamp.id,
+        event_id,
+        row.round,
+        row.table,
+        row.minutes,
+        row.record_id,
+        int(row.finished),
+        *written,
     )
 
 
-def _extension_content(row: ExtensionRow) -> tuple:
-    return (row.round, row.table, row.minutes, row.record_id or "", row.finished)
+def needs_backfill(database: Database) -> bool:
+    return not database.read("SELECT 1 FROM settings WHERE key = ?", (_BACKFILLED,))
 
 
-def _mark_content(row: MarkRow) -> tuple:
-    return (row.round, row.kind, iso_or_none(row.at))
+def backfill(database: Database) -> None:
+    """Versions for the clock rows of a log made before clock versions (once, in a write)."""
+    with database.write() as db:
+        for event_id, row in every_row(db):
+            version = legacy_clock_version(event_id, row)
+            if versions.current(db, version.kind, version.item_id) is None:
+                versions.add(db, [version])
+        db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, '1')", (_BACKFILLED,))

@@ -1,8 +1,9 @@
 """The round clock's stored rows as they travel between devices (export files, venue sync).
 
-Each row is a version of one item: its own UUID, the event's UUID, created/updated instants and
-a tombstone (`deleted`) instead of a hard delete. Merging keeps, per UUID, the version with the
-later `updated_at` (`newer`), so any device that has seen the same versions shows the same clock.
+Each row is one item: its own UUID, the event's UUID, created/updated instants and a tombstone
+(`deleted`) instead of a hard delete. Every save of a row is a version (records/sync/
+clock_items.py) and the row is the version with the largest (stamp, device), as for records
+(records/clock_merge.py), so any device that has seen the same versions shows the same clock.
 
 The one row per event (its default round length) and the one row per round (length, start) have
 UUIDs derived from the event's UUID (`event_row_id`, `round_row_id`): two devices that each set
@@ -96,16 +97,6 @@ class ClockData:
     @property
     def count(self) -> int:
         return (self.event is not None) + len(self.rounds) + len(self.marks) + len(self.extensions)
-
-
-def newer(incoming: Stamp, local: Stamp, incoming_content: tuple, local_content: tuple) -> bool:
-    """Whether the incoming version of a row replaces the local one: the later update wins; at
-    the same instant a tombstone wins, then the larger content (every device converges)."""
-    if incoming.updated_at != local.updated_at:
-        return incoming.updated_at > local.updated_at
-    if incoming.deleted != local.deleted:
-        return incoming.deleted
-    return repr(incoming_content) > repr(local_content)
 
 
 # -- JSON ---------------------------------------------------------------------------------------

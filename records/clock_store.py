@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -41,9 +42,11 @@ from .clock_tables import (
     round_row,
     round_row_of,
     round_row_sql,
+    stored_row,
     us,
 )
 from .errors import InvalidInput
+from .sync import local
 
 if TYPE_CHECKING:
     from .database import Database
@@ -53,9 +56,10 @@ if TYPE_CHECKING:
 class ClockStore:
     """The clock rows of the log (`database` owns the connection, lock and transactions)."""
 
-    def __init__(self, database: Database, events: Events) -> None:
+    def __init__(self, database: Database, events: Events, saved: Callable[[], None]) -> None:
         self.database = database
         self.events = events
+        self.saved = saved  # wakes venue sync (whose thread waits for this write's lock)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -72,12 +76,12 @@ class ClockStore:
         live = row is not None and not row.stamp.deleted
         marks = self.database.read(
             f"SELECT {MARK_COLUMNS} FROM clock_marks"
-            " WHERE event_uuid = ? AND round = ? AND deleted = 0",
+            " WHERE event_uuid = ? AND round = ? AND deleted = 0 ORDER BY at, uuid",
             (event_id, number),
         )
         extensions = self.database.read(
             f"SELECT {EXTENSION_COLUMNS} FROM clock_extensions"
-            " WHERE event_uuid = ? AND round = ? AND deleted = 0",
+            " WHERE event_uuid = ? AND round = ? AND deleted = 0 ORDER BY created_at, uuid",
             (event_id, number),
         )
         return RoundClock(
@@ -153,6 +157,7 @@ class ClockStore:
                     us(now),
                 ),
             )
+            self._versioned(db, "clock_events", event_row_id(event_id))
         return minutes
 
     def set_round_minutes(self, event_id: str, number: int, minutes: int | None) -> RoundClock:
@@ -225,6 +230,7 @@ class ClockStore:
                     us(now),
                 ),
             )
+            self._versioned(db, "clock_extensions", extension_id)
         return Extension(extension_id, label, minutes, record_id, False, now)
 
     def set_finished(self, event_id: str, number: int, table: str, finished: bool = True) -> None:
@@ -243,6 +249,7 @@ class ClockStore:
                     " WHERE uuid = ?",
                     (int(finished), iso_or_none(now), us(now), row.stamp.id),
                 )
+                self._versioned(db, "clock_extensions", row.stamp.id)
 
     def remove_extension(self, extension_id: str) -> None:
         """An extension given by mistake: kept as a tombstone, so a merge never brings it back."""
@@ -259,6 +266,7 @@ class ClockStore:
                 " WHERE uuid = ?",
                 (iso_or_none(now), us(now), extension_id),
             )
+            self._versioned(db, "clock_extensions", extension_id)
 
     def _mark(self, event_id: str, number: int, kind: str, at: datetime | None) -> RoundClock:
         at = validate.aware(at, "at") if at is not None else self.database.clock()
@@ -274,13 +282,14 @@ class ClockStore:
             raise InvalidInput(f"round {number} is already paused", "round", "paused")
         if kind == "resume" and not paused:
             raise InvalidInput(f"round {number} is not paused", "round", "not_paused")
+        mark_id = str(uuid.uuid4())
         with self.database.write() as db:
             now = self.database.next_time()
             db.execute(
                 "INSERT INTO clock_marks (uuid, event_uuid, round, kind, at, created_at,"
                 " updated_at, updated_us, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
                 (
-                    str(uuid.uuid4()),
+                    mark_id,
                     event_id,
                     number,
                     kind,
@@ -290,6 +299,7 @@ class ClockStore:
                     us(now),
                 ),
             )
+            self._versioned(db, "clock_marks", mark_id)
         return self.round(event_id, number)
 
     def _upsert_round(
@@ -330,6 +340,14 @@ class ClockStore:
                     us(now),
                 ),
             )
+            self._versioned(db, "clock_rounds", round_row_id(event_id, number))
+
+    def _versioned(self, db: sqlite3.Connection, table: str, row_id: str) -> None:
+        """The version of a row just written, beside it (venue sync and exports carry it)."""
+        found = stored_row(db, table, row_id)
+        if found is not None:
+            local.save_clock(self.database, db, *found)
+            self.saved()
 
     # -- rows (export, import, sync) --------------------------------------------------------
 

@@ -82,3 +82,37 @@ def mark_row(row: Sequence) -> MarkRow:
 
 def extension_row(row: Sequence) -> ExtensionRow:
     return ExtensionRow(stamp_of(row), int(row[4]), str(row[5]), int(row[6]), row[7], bool(row[8]))
+
+
+ClockRow = EventClockRow | RoundRow | MarkRow | ExtensionRow
+_SELECTED = {
+    "clock_events": EVENT_COLUMNS,
+    "clock_rounds": ROUND_COLUMNS,
+    "clock_marks": MARK_COLUMNS,
+    "clock_extensions": EXTENSION_COLUMNS,
+}
+
+
+def _row(table: str, row: Sequence) -> ClockRow:
+    if table == "clock_events":
+        return EventClockRow(stamp_of(row), int(row[4]))
+    if table == "clock_rounds":
+        return round_row_of(row)
+    return mark_row(row) if table == "clock_marks" else extension_row(row)
+
+
+def stored_row(db: sqlite3.Connection, table: str, row_id: str) -> tuple[str, ClockRow] | None:
+    """(event UUID, row) of the row `row_id` of `table`, tombstone or not (None: not here)."""
+    found = db.execute(
+        f"SELECT event_uuid, {_SELECTED[table]} FROM {table} WHERE uuid = ?", (row_id,)
+    ).fetchone()
+    return None if found is None else (str(found[0]), _row(table, found[1:]))
+
+
+def every_row(db: sqlite3.Connection) -> list[tuple[str, ClockRow]]:
+    """(event UUID, row) of every clock row of the log (the versions' backfill)."""
+    return [
+        (str(found[0]), _row(table, found[1:]))
+        for table, columns in _SELECTED.items()
+        for found in db.execute(f"SELECT event_uuid, {columns} FROM {table} ORDER BY uuid")
+    ]

@@ -1,4 +1,5 @@
-"""Exports of an event (CSV for spreadsheets, JSON for other devices) and reading an export back.
+"""The JSON export of an event (for other devices) and reading an export back (the CSV for
+spreadsheets is records/csv_export.py).
 
 JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still read)::
 
@@ -9,7 +10,7 @@ JSON export, format version 2 (`FORMAT`, `FORMAT_VERSION`; version 1 is still re
      "records": [RECORD + {"deleted": BOOL, "versions": [ITEM…]}…],
      "clock": CLOCK}
 
-RECORD is the command line's (README): {"id", "event" (the event's name), "created_at",
+RECORD is the command line's (docs): {"id", "event" (the event's name), "created_at",
 "updated_at" (ISO 8601 with offset), "round", "table", "player": {"name", "id"},
 "infraction", "tier", "note", "recorded_by": {"judge", "device"}|null}. Records are oldest
 first and include deletions (`"deleted": true`, kept so that a merge never brings a deleted
@@ -21,7 +22,9 @@ the record or of the event's settings as venue sync sends them (ITEM: records/sy
 so that a file and sync merge by the same rule (records/merge.py). Without `versions` a record
 counts as one version stamped from its `updated_at`. CLOCK (version 2, optional) is the event's
 round clock (lengths, starts, pauses, extensions), every row with its UUID, instants and
-tombstone (records/clock_rows.py); an import merges it row by row, the later update winning.
+tombstone (records/clock_rows.py), and `versions`, every version of those rows (ITEM, kinds
+"clock.*": records/sync/clock_items.py); an import merges them by the records' rule, a row
+without versions counting as one version stamped from its `updated_at`.
 
 Also since version 2, each record's evidence: "arrived_at" (ISO or null: when a late player
 arrived), "late_seconds" (whole seconds after the assembly time, or null) and "occurrence" (the
@@ -30,21 +33,13 @@ repeat count when it was recorded: 1 a first infraction, 2 the first repeat; nul
 `parse_export` refuses anything else (not JSON, no or another `format`, another version, a
 missing or ill-typed field, an unknown infraction or tier id, a repeated record id) with one line
 naming the file, the place and the fault.
-
-CSV: UTF-8 with a BOM (a Japanese spreadsheet then reads it as UTF-8), one row a live record,
-oldest first, columns `CSV_COLUMNS`. A text cell that a spreadsheet would take for a formula
-(starting with = + - @) gets a leading apostrophe.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import stat
-import tempfile
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,6 +55,7 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .sync.clock_items import CLOCK_KINDS
 from .sync.hlc import orderable
 from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
 from .sync.local import legacy_version
@@ -78,35 +74,6 @@ MAX_IMPORT_BYTES = 50 * 1024 * 1024
 # would need 800,000 of them in its notes to be refused wrongly.
 MAX_CONTAINERS = 1_000_000
 MAX_DIGITS = 18  # a number in an export is a round or a version: nothing needs more
-CSV_COLUMNS = (
-    "record_id",
-    "event",
-    "created_at",
-    "updated_at",
-    "round",
-    "table",
-    "player_name",
-    "player_id",
-    "infraction_id",
-    "infraction_ja",
-    "infraction_en",
-    "tier_id",
-    "tier_ja",
-    "tier_en",
-    "note",
-    "recorded_by_judge",
-    "recorded_by_device",
-    "arrived_at",  # a late player's arrival (ISO 8601)
-    "late_minutes",  # how late after the assembly time: whole minutes…
-    "late_seconds",  # …and the seconds beyond them (8 min 26 s: 8 and 26)
-    "occurrence",  # the repeat count when recorded (2: the first repeat)
-)
-# A cell a spreadsheet may run as a formula: starting with = + - @ (or a tab or CR, which
-# move to the next cell), in any width: ＝ ＋ － ＠ and their small forms (NFKC folds them
-# to these). LibreOffice 7.4, checked here, keeps "＝1+1" as text; Excel, which turns formula
-# characters typed full-width on a Japanese keyboard into a formula, could not be checked
-# offline; a leading apostrophe costs nothing where it was not needed.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 # -- out ---------------------------------------------------------------------------------------
@@ -179,6 +146,7 @@ def export_json(
         payload["event"]["versions"] = by_item.get((EVENT, event.id), [])
         for entry in payload["records"]:
             entry["versions"] = by_item.get((RECORD, entry["id"]), [])
+        payload["clock"]["versions"] = [item_json(v) for v in versions if v.kind in CLOCK_KINDS]
     return payload
 
 
@@ -193,75 +161,6 @@ def event_export(store: LogStore, event_id: str) -> tuple[dict[str, Any], int]:
 
 def json_bytes(payload: dict[str, Any]) -> bytes:
     return (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-
-
-def _cell(value: str | None) -> str:
-    if not value:
-        return ""
-    first = unicodedata.normalize("NFKC", value[0])
-    return "'" + value if first.startswith(_FORMULA_STARTS) else value
-
-
-def _late_cells(late_seconds: int | None) -> tuple[str, str]:
-    if late_seconds is None:
-        return "", ""
-    return str(late_seconds // 60), str(late_seconds % 60)
-
-
-def export_csv(event: Event, records: tuple[Record, ...], regulation: Regulation) -> bytes:
-    """The live records of an event as CSV bytes (UTF-8 with BOM, CRLF rows)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for record in records:
-        if record.deleted:
-            continue
-        infraction = regulation.infraction(record.infraction_id)
-        standalone = regulation.standalone_title(infraction) if infraction else None
-        tier = regulation.tier(record.tier_id)
-        writer.writerow(
-            (
-                record.id,
-                _cell(event.name),
-                iso(record.created_at),
-                iso(record.updated_at),
-                "" if record.round is None else str(record.round),
-                _cell(record.table),
-                _cell(record.player.name),
-                _cell(record.player.player_id),
-                record.infraction_id,
-                standalone.ja if standalone else "",
-                standalone.en if standalone else "",
-                record.tier_id,
-                tier.title.ja if tier else "",
-                tier.title.en if tier else "",
-                _cell(record.note),
-                _cell(record.recorded_by.judge if record.recorded_by else None),
-                record.recorded_by.device if record.recorded_by else "",
-                iso(record.arrived_at) if record.arrived_at else "",
-                *_late_cells(record.late_seconds),
-                "" if record.occurrence is None else str(record.occurrence),
-            )
-        )
-    return out.getvalue().encode("utf-8-sig")
-
-
-def write_file(path: Path, data: bytes) -> None:
-    """Writes `data` to `path` whole or not at all (a temporary file, synced, then renamed)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    except OSError as exc:
-        raise describe_fault(exc, path, "export not written") from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise describe_fault(exc, path, "export not written") from None
 
 
 # -- in ----------------------------------------------------------------------------------------
@@ -365,7 +264,7 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
             Round(number, None if at is None else validate.iso_datetime(at, f"{where}.assembly_at"))
         )
     records = []
-    found = _versions(event, "event", EVENT, event_id, event_id, regulation)
+    found = _versions(event, "event", (EVENT,), event_id, event_id, regulation)
     seen: set[str] = set()
     for index, entry in enumerate(_list(payload, "records", "records")):
         record = _record(entry, f"records[{index}]", event_id, event_name, regulation)
@@ -376,34 +275,36 @@ def _parse(data: bytes, regulation: Regulation) -> ImportedEvent:
                 "duplicate",
             )
         seen.add(record.id)
-        found += _versions(entry, f"records[{index}]", RECORD, record.id, event_id, regulation)
+        found += _versions(entry, f"records[{index}]", (RECORD,), record.id, event_id, regulation)
         records.append(record)
+    clock = parse_clock(payload.get("clock"))
+    found += _versions(payload.get("clock"), "clock", CLOCK_KINDS, None, event_id, regulation)
     if found:  # a record without versions counts as one (as from a version-1 file)
         have = {v.item_id for v in found if v.kind == RECORD}
         found += [legacy_version(r) for r in records if r.id not in have]
-    clock = parse_clock(payload.get("clock"))
     return ImportedEvent(
         event_id, event_name, event_date, tuple(rounds), tuple(records), tuple(found), clock
     )
 
 
 def _versions(
-    entry: dict[str, Any],
+    entry: Any,
     where: str,
-    kind: str,
-    item_id: str,
+    kinds: tuple[str, ...],
+    item_id: str | None,
     event_id: str,
     regulation: Regulation,
 ) -> list[ItemVersion]:
-    """A thing's `versions` (format 2), each checked as venue sync checks it."""
-    given = entry.get("versions", [])
+    """A thing's `versions` (format 2; item_id None: the clock's rows), each checked as venue
+    sync checks it."""
+    given = entry.get("versions", []) if isinstance(entry, dict) else []
     if not isinstance(given, list):
         raise InvalidInput(f"{where}.versions: must be a list", f"{where}.versions")
     found = []
     for index, item in enumerate(given):
         at = f"{where}.versions[{index}]"
         version = parse_item(item, at, event_id, regulation)
-        if version.kind != kind or version.item_id != item_id:
+        if version.kind not in kinds or item_id not in (None, version.item_id):
             raise InvalidInput(f"{at}: a version of something else", at)
         found.append(version)
     return found

@@ -1,11 +1,12 @@
 """The merge of versions from elsewhere into this log: what file import (records/exchange.py) and
 venue sync (records/sync/) share, so that a file and sync never disagree.
 
-The rule (records/sync/hlc.py): every version of a record or of an event's settings is kept
-(table `item_versions`); the current one — the row in `records`, `events`, `rounds` — is the
-version with the largest (stamp, device id), the same on every device whatever arrived in what
-order or how often. A deletion and a restoration are versions like any edit. A version-1 export
-(no versions) gives each record one version stamped from its `updated_at` (`legacy_version`).
+The rule (records/sync/hlc.py): every version of a record, of an event's settings or of a round
+clock row is kept (table `item_versions`); the current one — the row in `records`, `events`,
+`rounds`, the clock tables (records/clock_merge.py) — is the version with the largest (stamp,
+device id), the same on every device whatever arrived in what order or how often. A deletion and
+a restoration are versions like any edit. A version-1 export (no versions) gives each record one
+version stamped from its `updated_at` (`legacy_version`); clock rows without versions likewise.
 
 An imported event is matched by its UUID, else by its name, else created; from a version-1 file
 its date and the rounds' assembly times fill only what is missing here. A record whose UUID
@@ -16,18 +17,20 @@ between events): its versions are merged there by the same rule, and the report 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from .clock_merge import merge_clock
+from .clock_merge import apply_clock, legacy_versions
 from .clock_rows import ClockData
 from .database import Database, iso
 from .events import Events
 from .history import RECORD_COLUMNS, History
 from .model import MergeReport, Record, Round
 from .sync import items, versions
+from .sync.clock_items import CLOCK_KINDS, derived_id
 from .sync.items import EVENT, RECORD, ItemVersion
 from .sync.local import legacy_version
 
@@ -53,6 +56,7 @@ class Applied:
     updated: int
     unchanged: int
     new_versions: int
+    clock: tuple[int, int, int] = (0, 0, 0)  # clock rows added, updated, unchanged
 
 
 def merge(
@@ -84,17 +88,22 @@ def merge(
                 " SET assembly_at = excluded.assembly_at WHERE rounds.assembly_at IS NULL",
                 (rowid, entry.number, at),
             )
-        given = incoming.versions or tuple(legacy_version(r) for r in incoming.records)
+        given = list(incoming.versions or (legacy_version(r) for r in incoming.records))
+        have = {(v.kind, v.item_id) for v in given}
+        given += [
+            v
+            for v in legacy_versions(incoming.id, incoming.clock)
+            if (v.kind, v.item_id) not in have
+        ]
         moved = [
-            replace(v, event_id=local_uuid)
+            _moved(v, local_uuid)
             for v in given
-            if v.kind == RECORD or (v.kind == EVENT and v.item_id == local_uuid)
+            if v.kind in (RECORD, *CLOCK_KINDS) or (v.kind == EVENT and v.item_id == local_uuid)
         ]
         homes = _homes(db, sorted({v.item_id for v in moved if v.kind == RECORD}))
         away = {record_id for record_id, home in homes.items() if home != local_uuid}
         applied = apply(db, events, history, [v for v in moved if not _is_away(v, away)])
         apply(db, events, history, [v for v in moved if _is_away(v, away)])  # counted apart
-        clock = merge_clock(db, local_uuid, incoming.clock)  # records/clock_merge.py
     event = events.or_fail(local_uuid)
     names = tuple(sorted({events.or_fail(homes[record_id]).name for record_id in away}))
     return MergeReport(
@@ -105,8 +114,18 @@ def merge(
         created,
         len(away),
         names,
-        clock,
+        applied.clock,
     )
+
+
+def _moved(version: ItemVersion, event_id: str) -> ItemVersion:
+    """A version from a file, in the event it is merged into here: a clock row of an event
+    matched by name gets the id that event's round (or settings) row has here."""
+    moved = replace(version, event_id=event_id)
+    if version.kind in CLOCK_KINDS:
+        derived = derived_id(version.kind, event_id, json.loads(version.body))
+        moved = replace(moved, item_id=derived or version.item_id)
+    return moved
 
 
 def _is_away(version: ItemVersion, away: set[str]) -> bool:
@@ -162,7 +181,8 @@ def apply(
             history.update(db, record)
             updated += 1
     records = {v.item_id for v in given if v.kind == RECORD}
-    return Applied(added, updated, len(records) - added - updated, len(touched))
+    clock = apply_clock(db, given, touched, lambda event_id: _event_rowid(db, events, event_id))
+    return Applied(added, updated, len(records) - added - updated, len(touched), clock)
 
 
 def _records_here(db: sqlite3.Connection, history: History, ids: list[str]) -> dict[str, Record]:

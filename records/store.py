@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from regulation.model import Regulation
 
+from . import clock_merge
 from . import players as _players
 from .clock_store import ClockStore
 from .database import Database, iso, now_local, to_us
@@ -79,7 +80,7 @@ class LogStore:
         self._events = Events(database)
         self._players = _players.Players(database)
         self._history = History(database, self._events, self._players, regulation)
-        self.round_clock = ClockStore(database, self._events)  # records/clock_store.py
+        self.round_clock = ClockStore(database, self._events, self._notify_saved)  # clock_store.py
         self._save_listeners: list[Callable[[], None]] = []
         self.path = database.path
         self.regulation = regulation
@@ -107,6 +108,8 @@ class LogStore:
             store._players.refresh_keys()
             if not database.read_only and local.needs_backfill(database):  # made before sync
                 local.backfill(database, store._history.without_versions())
+            if not database.read_only and clock_merge.needs_backfill(database):
+                clock_merge.backfill(database)  # clock rows made before clock versions
         except BaseException:
             store.close()
             raise

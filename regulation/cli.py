@@ -1,4 +1,4 @@
-"""The command line's commands: `list`, `search`, `finder`, `--version` (contract in README.md).
+"""The command line's commands: `list`, `search`, `finder`, `--version` (docs/architecture.md).
 
 Output only; argument parsing lives in main.py. Nothing here imports flet.
 """

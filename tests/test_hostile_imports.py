@@ -26,8 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import child_env, entry, synthetic_export
 
+from records.csv_export import export_csv
 from records.errors import LogError
-from records.exchange import export_csv, export_json, json_bytes, parse_export
+from records.exchange import export_json, json_bytes, parse_export
 from records.paths import DATABASE_NAME
 from records.store import LogStore
 from regulation.model import Regulation

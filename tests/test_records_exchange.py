@@ -18,13 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import JST, Clock, entry, open_store
 
-from records import exchange
+from records import exchange, export_file
+from records.csv_export import CSV_COLUMNS, export_csv
 from records.errors import InvalidInput, LogError
 from records.exchange import (
-    CSV_COLUMNS,
     FORMAT,
     FORMAT_VERSION,
-    export_csv,
     export_json,
     json_bytes,
     parse_export,
@@ -504,11 +503,11 @@ def test_missing_and_oversized_files_are_refused(
 def test_export_file_is_written_whole(tmp_path: Path) -> None:
     target = tmp_path / "out.json"
     target.write_bytes(b"old")
-    exchange.write_file(target, b"new content")
+    export_file.write_file(target, b"new content")
     assert target.read_bytes() == b"new content"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary left
     with pytest.raises(LogError, match="export not written"):
-        exchange.write_file(tmp_path / "no-such-folder" / "out.json", b"x")
+        export_file.write_file(tmp_path / "no-such-folder" / "out.json", b"x")
 
 
 def test_times_keep_their_instant_through_an_export(device_a: LogStore) -> None:

@@ -2,7 +2,7 @@
 found), a name or ID of invisible characters only is refused in one line, keys stored by the
 old rule are remade when a log is opened; and a CSV cell starting with a full-width ＝ ＋ － ＠
 is neutralised like its ASCII twin (LibreOffice 7.4 keeps "＝1+1" as text, checked with
-soffice while writing this; Excel could not be checked offline, see records/exchange.py)."""
+soffice while writing this; Excel could not be checked offline, see records/csv_export.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import entry, open_store
 
+from records.csv_export import export_csv
 from records.errors import InvalidInput
-from records.exchange import export_csv
 from records.identity import name_key, same_player
 from records.paths import DATABASE_NAME
 from records.store import LogStore

@@ -1,4 +1,4 @@
-"""`main.py round start | pause | resume | extend | status`: the contract of README "Command line"
+"""`main.py round start | pause | resume | extend | status`: the contract of docs/architecture.md
 (in-process through `main.main`; one process test for the real exit and output)."""
 
 from __future__ import annotations

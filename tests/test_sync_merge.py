@@ -16,16 +16,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import JST, Clock, entry, open_store
 
-from records.exchange import export_csv, export_json, json_bytes, parse_export
+from records.clock_rows import round_row_id
+from records.csv_export import export_csv
+from records.exchange import export_json, json_bytes, parse_export
 from records.merge import apply
 from records.model import RecordVersion
 from records.store import LogStore
+from records.sync.clock_items import CLOCK_EXTENSION, CLOCK_KINDS, CLOCK_ROUND, fields_of
 from records.sync.hlc import COUNTER_BITS, stamp_of
 from records.sync.items import EVENT, RECORD, ItemVersion, canonical
 from regulation.model import Regulation
 
 EVENT_ID = "6f1d2a9c-0000-4000-8000-000000000001"
 RECORD_IDS = [f"6f1d2a9c-0000-4000-8000-00000000001{n}" for n in range(3)]
+EXTENSION_IDS = [f"6f1d2a9c-0000-4000-8000-00000000002{n}" for n in range(2)]
 DEVICES = ["a1" * 8, "b2" * 8, "c3" * 8]
 BASE = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
 
@@ -56,11 +60,42 @@ def event_body(name: str, rounds: int) -> str:
     )
 
 
+def clock_version(draw: st.DrawFn, stamp: int, device: str, saved_at: datetime) -> ItemVersion:
+    """A version of a round's clock row (a start or its correction) or of an extension."""
+    created = BASE.isoformat(timespec="microseconds")
+    deleted = draw(st.booleans())
+    if draw(st.booleans()):
+        number = draw(st.integers(1, 2))
+        start = BASE + timedelta(minutes=draw(st.integers(0, 3)))
+        body = {
+            "created_at": created,
+            "deleted": deleted,
+            "number": number,
+            "minutes": draw(st.sampled_from([None, 40, 50])),
+            "started_at": start.isoformat(timespec="microseconds"),
+        }
+        kind, item = CLOCK_ROUND, round_row_id(EVENT_ID, number)
+    else:
+        body = {
+            "created_at": created,
+            "deleted": deleted,
+            "round": 1,
+            "table": draw(st.sampled_from(["3", "12"])),
+            "minutes": draw(st.integers(1, 5)),
+            "record": None,
+            "finished": draw(st.booleans()),
+        }
+        kind, item = CLOCK_EXTENSION, draw(st.sampled_from(EXTENSION_IDS))
+    return ItemVersion(kind, item, EVENT_ID, stamp, device, "鈴木", saved_at, canonical(body))
+
+
 @st.composite
 def versions(draw: st.DrawFn) -> ItemVersion:
     device = draw(st.sampled_from(DEVICES))
     stamp = stamp_of(BASE) + draw(st.integers(0, 5)) * (1 << COUNTER_BITS) + draw(st.integers(0, 2))
     saved_at = BASE + timedelta(minutes=draw(st.integers(-15, 15)))
+    if draw(st.integers(0, 3)) == 0:
+        return clock_version(draw, stamp, device, saved_at)
     if draw(st.integers(0, 4)) == 0:
         name = draw(st.sampled_from(["県大会", "県大会 決勝", "地区予選"]))
         body = event_body(name, draw(st.integers(0, 3)))
@@ -97,7 +132,9 @@ def state(store: LogStore) -> tuple[Any, ...]:
     # Every record here was made at the same instant: the log lists those in arrival order.
     records = tuple(sorted(records, key=lambda r: r.id))
     history = tuple(store.record_versions(record_id) for record_id in RECORD_IDS)
-    return event, records, history
+    clock = store.round_clock.rows(EVENT_ID)
+    kept = sorted(v.key for v in store.export_versions(EVENT_ID) if v.kind in CLOCK_KINDS)
+    return event, records, history, clock, kept
 
 
 def deliver(store: LogStore, batches: list[list[ItemVersion]]) -> None:
@@ -138,6 +175,16 @@ def test_any_order_and_any_repetition_of_deliveries_gives_the_same_log(
                 assert current is not None and kept[-1].current
                 assert current.note == json.loads(best.body)["note"]
                 assert current.deleted == json.loads(best.body)["deleted"]
+        # A clock row too: every version kept, the row here the largest (stamp, device id).
+        clock = [v for v in pool if v.kind in CLOCK_KINDS]
+        assert state(one)[4] == sorted(v.key for v in clock)
+        rows = one.round_clock.rows(EVENT_ID)
+        for row in [*rows.rounds, *rows.extensions]:
+            mine = [v for v in clock if v.item_id == row.stamp.id]
+            best = max(mine, key=lambda v: (v.stamp, v.device))
+            assert fields_of(row) == (best.kind, json.loads(best.body))
+            assert row.stamp.updated_at == best.saved_at
+        assert len(rows.rounds) + len(rows.extensions) == len({v.item_id for v in clock})
 
 
 def _export(store: LogStore, event_id: str) -> bytes:
@@ -193,6 +240,13 @@ def test_a_file_and_sync_agree(regulation: Regulation, tmp_path: Path) -> None:
         gone = a.add_record(event.id, entry("鈴木"))
         a.edit_record(kept.id, entry("山田", note="edited", table="7"))
         a.delete_record(gone.id)
+        a.round_clock.set_default_minutes(event.id, 45)
+        a.round_clock.start(event.id, 1, BASE)
+        a.round_clock.start(event.id, 1, BASE + timedelta(minutes=2))  # corrected
+        a.round_clock.pause(event.id, 1, BASE + timedelta(minutes=5))
+        extension = a.round_clock.extend(event.id, 1, "7", 3, kept.id)
+        a.round_clock.set_finished(event.id, 1, "7")
+        a.round_clock.remove_extension(a.round_clock.extend(event.id, 1, "9", 1).id)
         _import(by_file, _export(a, event.id))
         ledger = a.ledger()
         cursor, more = 0, True
@@ -205,9 +259,17 @@ def test_a_file_and_sync_agree(regulation: Regulation, tmp_path: Path) -> None:
             versions: list[tuple[RecordVersion, ...]] = [
                 store.record_versions(r.id) for r in records
             ]
-            return store.event(event.id), records, versions
+            clock = sorted(
+                (v for v in store.export_versions(event.id) if v.kind != RECORD),
+                key=lambda v: v.key,
+            )
+            return store.event(event.id), records, versions, store.round_clock.rows(event.id), clock
 
         assert seen(by_file) == seen(by_sync) == seen(a)
+        assert len(seen(a)[4]) == 9  # the event's settings and 8 clock versions
+        clock = by_sync.round_clock.round(event.id, 1)
+        assert (clock.started_at, clock.minutes) == (BASE + timedelta(minutes=2), 45)
+        assert [(e.id, e.finished) for e in clock.extensions] == [(extension.id, True)]
 
 
 def test_a_version_1_file_and_a_log_from_before_sync_make_the_same_version(

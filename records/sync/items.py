@@ -1,9 +1,10 @@
 """What sync and file exchange carry: saved versions of an event's shared things.
 
 A version is (kind, item id, event id, stamp, device, judge, saved_at, body). Kinds today:
-"record" (one penalty record; item id = the record's UUID) and "event" (the event's name, date
-and rounds; item id = the event's UUID). Another kind (the round clock's rows) is one more entry
-in `KINDS`: a function that checks a body and returns it in canonical form. A body is stored and
+"record" (one penalty record; item id = the record's UUID), "event" (the event's name, date
+and rounds; item id = the event's UUID) and the round clock's rows (clock_items.py: "clock.event",
+"clock.round", "clock.mark", "clock.extension"). Each kind is one entry in `KINDS`: a function
+that checks a body and returns it in canonical form. A body is stored and
 sent as canonical JSON text (sorted keys, no spaces), so that two copies of a version are equal
 byte for byte on every device and the conflict rule (hlc.py) can compare them.
 """
@@ -21,6 +22,7 @@ from regulation.model import Regulation
 from .. import validate
 from ..errors import InvalidInput
 from ..model import Event, Player, Record, RecordedBy, Round
+from .clock_items import CLOCK_CHECKS
 
 RECORD = "record"
 EVENT = "event"
@@ -229,7 +231,11 @@ def check_event_body(body: Any, where: str, regulation: Regulation) -> dict[str,
 # -- every kind ------------------------------------------------------------------------------
 
 BodyCheck = Callable[[Any, str, Regulation], dict[str, Any]]
-KINDS: dict[str, BodyCheck] = {RECORD: check_record_body, EVENT: check_event_body}
+KINDS: dict[str, BodyCheck] = {
+    RECORD: check_record_body,
+    EVENT: check_event_body,
+    **CLOCK_CHECKS,
+}
 
 
 def check_body(kind: str, body: Any, where: str, regulation: Regulation) -> str:

@@ -21,6 +21,7 @@ from ..history import History
 from ..merge import apply
 from ..model import MergeReport
 from . import local, protocol, versions
+from .clock_items import CLOCK_EXTENSION, CLOCK_MARK
 from .items import EVENT, RECORD, ItemVersion
 from .state import KEYS, SyncState, from_settings
 
@@ -251,7 +252,8 @@ class Ledger:
 
 
 def _same_event(db: sqlite3.Connection, event_id: str, given: Sequence[ItemVersion]) -> None:
-    """Refuses versions of records that belong to another event here (a record never moves)."""
+    """Refuses versions of records (or clock rows) that belong to another event here (a
+    record never moves)."""
     ids = sorted({v.item_id for v in given if v.kind == RECORD})
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
@@ -262,3 +264,15 @@ def _same_event(db: sqlite3.Connection, event_id: str, given: Sequence[ItemVersi
         ).fetchone()
         if row:
             raise InvalidInput(f"record {row[0]} belongs to another event", "items", "format")
+    for kind, table in ((CLOCK_MARK, "clock_marks"), (CLOCK_EXTENSION, "clock_extensions")):
+        for version in given:
+            if (
+                version.kind == kind
+                and db.execute(
+                    f"SELECT 1 FROM {table} WHERE uuid = ? AND event_uuid != ?",
+                    (version.item_id, event_id),
+                ).fetchone()
+            ):
+                raise InvalidInput(
+                    f"clock row {version.item_id} belongs to another event", "items", "format"
+                )

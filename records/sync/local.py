@@ -9,8 +9,9 @@ from datetime import date, datetime
 from ..database import Database, to_us
 from ..model import Event, Record, RecordedBy, Round
 from . import versions
+from .clock_items import ClockRow, fields_of
 from .hlc import legacy_stamp, next_stamp
-from .items import EVENT, RECORD, ItemVersion, event_body, record_body
+from .items import EVENT, RECORD, ItemVersion, canonical, event_body, record_body
 
 DEVICE_KEY = "device_id"
 JUDGE_KEY = "judge"
@@ -67,6 +68,21 @@ def save_event(database: Database, db: sqlite3.Connection, event_id: str) -> Non
     event = event_in(db, event_id)
     if event is not None:
         _save(database, db, EVENT, event_id, event_id, database.clock(), event_body(event))
+
+
+def save_clock(database: Database, db: sqlite3.Connection, event_id: str, row: ClockRow) -> None:
+    """The version of a round clock row just written here (inside the caller's write)."""
+    kind, fields = fields_of(row)
+    _save(database, db, kind, row.stamp.id, event_id, row.stamp.updated_at, canonical(fields))
+
+
+def legacy_clock_version(event_id: str, row: ClockRow) -> ItemVersion:
+    """The version of a clock row saved before its versions were (an older log or export):
+    stamped from its updated_at, with no device, so every device makes the same one."""
+    kind, fields = fields_of(row)
+    saved_at = row.stamp.updated_at
+    stamp = legacy_stamp(to_us(saved_at))
+    return ItemVersion(kind, row.stamp.id, event_id, stamp, "", None, saved_at, canonical(fields))
 
 
 def legacy_version(record: Record) -> ItemVersion:

@@ -32,6 +32,7 @@ from regulation.model import Regulation
 
 from .. import validate
 from ..errors import InvalidInput
+from .clock_items import check_item_id
 from .codes import Secret
 from .hlc import MAX_STAMP
 from .items import EVENT, ItemVersion, check_body
@@ -151,6 +152,7 @@ def parse_item(entry: Any, where: str, event_id: str, regulation: Regulation) ->
     if kind == EVENT and item_id != event_id:
         raise InvalidInput(f"{where}.id: the settings of another event", f"{where}.id")
     body = check_body(kind, entry.get("body"), where, regulation)
+    check_item_id(kind, item_id, event_id, json.loads(body), where)
     return ItemVersion(kind, item_id, event_id, stamp, device, judge, saved_at, body)
 
 

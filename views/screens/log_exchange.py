@@ -19,15 +19,15 @@ from datetime import datetime
 
 import flet as ft
 
+from records.csv_export import export_csv
 from records.errors import LogError
 from records.exchange import (
     MAX_IMPORT_BYTES,
     event_export,
-    export_csv,
     json_bytes,
     parse_export,
-    write_file,
 )
+from records.export_file import write_file
 from records.model import Event
 from records.store import LogStore, describe_fault, now_local
 
