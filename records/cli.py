@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,31 +34,48 @@ def log_command(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+
+    def run(store: LogStore) -> int:
+        if store.read_only and args.log_command in READ_COMMANDS:
+            err.write(
+                "note: the penalty log is read-only here, so it can be listed and exported "
+                f"but not changed ({store.read_only})\n"
+            )
+        command = {
+            "add": _add,
+            "list": _list,
+            "export": _export,
+            "import": _import,
+            "edit": _edit,
+            "delete": _delete,
+            "restore": _restore,
+        }
+        return command[args.log_command](store, args, out)
+
+    return run_on_log(regulation, err, run, before=lambda: _check_text_options(args))
+
+
+def run_on_log(
+    regulation: Regulation,
+    err: TextIO,
+    run: Callable[[LogStore], int],
+    before: Callable[[], None] | None = None,
+) -> int:
+    """What every command on the log shares (`log`, `round`, `sync`): `before` (checks that need
+    no log), then the log opened, what opening it found said in one line each, and `run`; a
+    refusal is one line on stderr and exit 2 for a bad value, 1 for anything else."""
     try:
-        _check_text_options(args)
+        if before:
+            before()
         with LogStore.open(regulation) as store:
             if store.recovery:
                 err.write(f"warning: {store.recovery.message}\n")
-            if store.read_only and args.log_command in READ_COMMANDS:
-                err.write(
-                    "note: the penalty log is read-only here, so it can be listed and exported "
-                    f"but not changed ({store.read_only})\n"
-                )
             if store.migration_backup:
                 err.write(
                     f"note: the penalty log was upgraded; the old file was kept as "
                     f"{store.migration_backup}\n"
                 )
-            command = {
-                "add": _add,
-                "list": _list,
-                "export": _export,
-                "import": _import,
-                "edit": _edit,
-                "delete": _delete,
-                "restore": _restore,
-            }
-            return command[args.log_command](store, args, out)
+            return run(store)
     except InvalidInput as exc:
         err.write(f"error: {exc}\n")
         return 2

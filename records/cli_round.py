@@ -16,9 +16,9 @@ from typing import Any, TextIO
 
 from regulation.model import Regulation
 
-from .cli import _event
+from .cli import _event, run_on_log
 from .clock import RoundClock, countdown, parse_instant, round_minutes
-from .errors import InvalidInput, LogError
+from .errors import InvalidInput
 from .model import Event
 from .store import LogStore, iso
 
@@ -30,18 +30,7 @@ def round_command(
     err: TextIO | None = None,
 ) -> int:
     out = out or sys.stdout
-    err = err or sys.stderr
-    try:
-        with LogStore.open(regulation) as store:
-            if store.recovery:
-                err.write(f"warning: {store.recovery.message}\n")
-            return _run(store, args, out)
-    except InvalidInput as exc:
-        err.write(f"error: {exc}\n")
-        return 2
-    except LogError as exc:
-        err.write(f"error: {exc}\n")
-        return 1
+    return run_on_log(regulation, err or sys.stderr, lambda store: _run(store, args, out))
 
 
 def _number(text: str | None) -> int | None:

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from regulation.model import Regulation
 
-from .errors import InvalidInput, LogError
+from .cli import run_on_log
 from .store import LogStore
 from .sync.service import SyncResult, SyncService, SyncStatus
 
@@ -30,30 +30,24 @@ def sync_command(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    try:
-        with LogStore.open(regulation) as store:
-            if store.recovery:
-                err.write(f"warning: {store.recovery.message}\n")
-            service = SyncService.for_store(store)
-            try:
-                if getattr(args, "judge", None) is not None:
-                    service.set_judge(args.judge)
-                command = {
-                    "host": _host,
-                    "join": _join,
-                    "now": _now,
-                    "status": _status,
-                    "leave": _leave,
-                }
-                return command[args.sync_command](service, args, out, err)
-            finally:
-                service.close()
-    except InvalidInput as exc:
-        err.write(f"error: {exc}\n")
-        return 2
-    except LogError as exc:
-        err.write(f"error: {exc}\n")
-        return 1
+
+    def run(store: LogStore) -> int:
+        service = SyncService.for_store(store)
+        try:
+            if getattr(args, "judge", None) is not None:
+                service.set_judge(args.judge)
+            command = {
+                "host": _host,
+                "join": _join,
+                "now": _now,
+                "status": _status,
+                "leave": _leave,
+            }
+            return command[args.sync_command](service, args, out, err)
+        finally:
+            service.close()
+
+    return run_on_log(regulation, err, run)
 
 
 def _print(payload: dict[str, Any], out: TextIO) -> None:
