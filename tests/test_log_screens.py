@@ -1116,3 +1116,38 @@ def test_both_languages_say_the_judges_own_data_once(apps, disk) -> None:
     assert all(t.count(name) <= 1 for t in texts), [t for t in texts if t.count(name) > 1]
     players = [t for t in texts if "Alex Kim" in t]
     assert players and all(t.count("Alex Kim") == 1 for t in players), players
+
+
+def test_on_a_desktop_a_row_opens_its_record_beside_the_same_list(apps) -> None:
+    """Issue 20, item 15: on a wide window the log beside a record, or beside a player's
+    history, is the list already shown, its controls kept (each one costs the browser time to
+    lay out again); only the selection moves. The page is one view, changed in place."""
+    app = apps(**DESKTOP)
+    first = record(app, DREW, "山田太郎")
+    second = record(app, DREW, "佐藤花子")
+    app.route(routes.LOG.link())
+    page_view = app.top_view
+    tiles = [t for t in app.find_all(ft.ListTile) if isinstance(t.leading, ft.Container)]
+    assert [t.data for t in tiles] == [second, first]
+    assert not any(t.selected for t in tiles)
+    app.click(tiles[1])
+    assert app.client_route == routes.LOG_RECORD.link(first)
+    assert app.has_text("1回戦 山田太郎 警告：故意ではなく、過剰にカードを引いた")
+    assert app.top_view is page_view
+    kept = [t for t in app.find_all(ft.ListTile) if isinstance(t.leading, ft.Container)]
+    assert all(a is b for a, b in zip(kept, tiles, strict=True))  # the same rows, not rebuilt
+    assert [t.selected for t in kept] == [False, True]
+    app.click(app.find(ft.TextButton, text="山田太郎"))  # the record's player: the history
+    assert app.client_route.startswith(routes.LOG_PLAYER.link("x")[:-1])
+    assert app.has_text("最も重い罰則：")
+    assert app.top_view is page_view
+    assert all(t in app.find_all(ft.ListTile) for t in tiles)  # the log still beside it
+    app.click(kept[0])
+    assert app.client_route == routes.LOG_RECORD.link(second)
+    assert app.back()  # Android's back: the history before
+    assert app.has_text("最も重い罰則：")
+    app.click(app.top_view.appbar.leading)  # the app bar's arrow: the record
+    assert app.client_route == routes.LOG_RECORD.link(first)
+    app.click(app.top_view.appbar.leading)  # …and the log
+    assert app.client_route == routes.LOG.link()
+    assert app.top_view.appbar.leading is None  # a destination's root: nothing to go back to

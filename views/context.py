@@ -127,3 +127,6 @@ class Screen:
     # search box in the list pane beside it) takes the judge's typing.
     focus: ft.Control | None = None
     full_screen: bool = False  # nothing around it: no app bar, navigation or list pane
+    # Its rows mark the selected item by `ListTile.data` alone: a list pane kept beside the
+    # detail follows the selection in place (views/wide.py).
+    rows_follow_selection: bool = False

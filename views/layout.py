@@ -1,4 +1,5 @@
-"""The page around a screen: app bar, bottom bar (phones) or rail and list pane (wide windows).
+"""The page around a screen: app bar, bottom bar (phones) or rail and list pane (wide windows,
+arranged by views/wide.py).
 
 The shell decides what to show (views/app.py); this module only arranges it.
 """
@@ -11,7 +12,6 @@ from . import routes
 from . import strings as S
 from .context import Context, Screen
 from .screens import Destination
-from .theme import MASTER_PANE_WIDTH
 from .widgets import icon_button
 
 
@@ -22,62 +22,15 @@ def page_view(
     destinations: tuple[Destination, ...],
     tab: int,
     can_go_back: bool,
-    master: Screen | None = None,
 ) -> ft.View:
-    """One view of the page. On wide windows (`ctx.state.wide`) `master` is the list shown
-    beside `screen`; when it is None, `screen` is itself the list and the detail pane waits."""
+    """One view of a phone's page (a wide window's is views/wide.py), or a full-screen one."""
     if screen.full_screen:  # handed to a player: the screen alone, its own way back
         return ft.View(route=path, controls=[screen.body], padding=0)
-    appbar = app_bar(ctx, screen, can_go_back)
-    if not ctx.state.wide:
-        return ft.View(
-            route=path,
-            appbar=appbar,
-            navigation_bar=navigation_bar(ctx, destinations, tab),
-            controls=[ft.Container(screen.body, padding=12, expand=True)],
-            padding=0,
-        )
-    if screen.full_width:  # the round clock: big digits, nothing beside them
-        return ft.View(
-            route=path,
-            appbar=appbar,
-            controls=[
-                ft.Row(
-                    [
-                        navigation_rail(ctx, destinations, tab),
-                        ft.VerticalDivider(width=1),
-                        ft.Container(screen.body, expand=True, padding=16),
-                    ],
-                    expand=True,
-                    vertical_alignment=ft.CrossAxisAlignment.STRETCH,
-                )
-            ],
-            padding=0,
-        )
-    if master is None:
-        master = screen
-        detail: ft.Control = ft.Container(
-            ft.Text(ctx.ui(screen.detail_hint or S.SELECT_AN_ITEM), size=ctx.sizes.body),
-            alignment=ft.Alignment.CENTER,
-        )
-    else:
-        detail = screen.body
     return ft.View(
         route=path,
-        appbar=appbar,
-        controls=[
-            ft.Row(
-                [
-                    navigation_rail(ctx, destinations, tab),
-                    ft.VerticalDivider(width=1),
-                    ft.Container(master.body, width=MASTER_PANE_WIDTH, padding=12),
-                    ft.VerticalDivider(width=1),
-                    ft.Container(detail, expand=True, padding=16),
-                ],
-                expand=True,
-                vertical_alignment=ft.CrossAxisAlignment.STRETCH,
-            )
-        ],
+        appbar=app_bar(ctx, screen, can_go_back),
+        navigation_bar=navigation_bar(ctx, destinations, tab),
+        controls=[ft.Container(screen.body, padding=12, expand=True)],
         padding=0,
     )
 

@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import routes
 
@@ -44,6 +44,8 @@ TICK_S = 5.0  # how often, while sharing is on, "last synced N s ago" is redrawn
 STALE_S = 15.0  # a joined device with no good sync for this long shows as offline
 
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
+Redraw = Callable[["SyncStatus"], None]  # a status line's, called with each new status
+T = TypeVar("T")
 StatusText = Callable[["SyncStatus"], str]
 
 
@@ -258,9 +260,16 @@ class SyncLink:
         self.watch(redraw)
         return text
 
-    def forget_lines(self) -> None:
-        """The page is about to be drawn afresh: the parts of the screens it drops go."""
-        self._watchers = []
+    def forget_lines(self, keep: tuple[Redraw, ...] = ()) -> None:
+        """The page is about to be drawn afresh: the parts of the screens it drops go; `keep`
+        are those of a part kept on the page (a wide window's list pane, views/wide.py)."""
+        self._watchers = list(keep)
+
+    def lines_of(self, build: Callable[[], T]) -> tuple[T, tuple[Redraw, ...]]:
+        """Builds a part of a screen: it, and the status lines it watches."""
+        before = len(self._watchers)
+        built = build()
+        return built, tuple(self._watchers[before:])
 
     def redraw_lines(self) -> None:
         if self.last is not None:

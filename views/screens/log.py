@@ -133,6 +133,7 @@ def log_screen(ctx: Context, route: Route) -> Screen:
         title=title,
         body=ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True),
         detail_hint=S.LOG_DETAIL_HINT,
+        rows_follow_selection=True,
     )
 
 
@@ -330,4 +331,5 @@ def player_screen(ctx: Context, route: Route) -> Screen | None:
         title=" ".join(name.split()),
         body=ft.Column(controls, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True),
         detail_hint=S.LOG_DETAIL_HINT,
+        rows_follow_selection=True,
     )

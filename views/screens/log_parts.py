@@ -210,6 +210,7 @@ def record_row(
         subtitle = ft.Text(lines, size=size)
     title = player_label(ctx, record.player) if show_player else infraction
     return ft.ListTile(
+        data=record.id,  # a kept list pane moves the selection by it (views/wide.py)
         leading=tier_badge(ctx, tier),
         title=ft.Text(title, size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
         subtitle=subtitle,
