@@ -2,6 +2,7 @@
 → its record, and a record → the player's history, on a desktop (1280×800) and a phone (390×844).
 
     python bench/bench_log_browser.py [--records N] [--taps N] [--sizes desktop,phone]
+        [--against DIR] [--liftoff-only]
 
 A server of its own (`main.py --web` on 127.0.0.1, a fresh data folder holding one tournament of
 N records: 20 players, 4 rounds), one browser page per size. Each tap is timed in the page, by
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=int, default=60)
     parser.add_argument("--taps", type=int, default=20)
     parser.add_argument("--sizes", default="desktop,phone")
+    parser.add_argument("--warmup", type=int, default=2, help="tap cycles not counted, first")
     parser.add_argument(
         "--liftoff-only", action="store_true", help="Chromium as the browser tests start it"
     )
@@ -198,9 +200,11 @@ def main(argv: list[str] | None = None) -> int:
                     apps[label] = FlutterApp(page, server.base_url, size, network).open("/log")
                     apps[label].wait_for(apps[label].text(player_name(PLAYERS - 1), exact=False))
                     times[label] = {"log row → record": [], "record → player's history": []}
-                for n in range(args.taps):  # in turn: the same load for each
+                for n in range(-args.warmup, args.taps):  # in turn: the same load for each
                     for label, app in apps.items():
                         tap_cycle(app, n, times[label])
+                        if n < 0:  # warming up: the browser compiles the client's code
+                            times[label] = {what: [] for what in times[label]}
                 for label in apps:
                     report(f"{size} {label}"[:24], times[label])
                 for app in apps.values():

@@ -38,6 +38,7 @@ from tests.flet_harness import FakeApp  # noqa: E402
 from views import app as app_module  # noqa: E402
 from views import logbook as logbook_module  # noqa: E402
 from views import routes  # noqa: E402
+from views import shell as shell_module  # noqa: E402
 from views.screens import log as log_module  # noqa: E402
 from views.screens import log_form  # noqa: E402
 
@@ -69,7 +70,7 @@ def fill(folder: Path, count: int) -> tuple[str, str]:
         return event.id, player_name(7)
 
 
-def warmed_up(shell: app_module.Shell, timeout_s: float = 10.0) -> None:
+def warmed_up(shell: shell_module.Shell, timeout_s: float = 10.0) -> None:
     """Waits for the start-up's background thread (search index, the log opened): a judge
     opens the log seconds after the app, not in its first milliseconds."""
     deadline = time.monotonic() + timeout_s
@@ -125,13 +126,13 @@ def main() -> None:
         log_form.RecordForm._on_name = timed(  # type: ignore[method-assign]
             "name typed in the form (type-ahead, repeat check)", log_form.RecordForm._on_name
         )
-        shell = app_module.Shell
+        shell = shell_module.Shell
         real_show = shell.show
 
         class Show:
             label = "other"
 
-            def __call__(self, this: app_module.Shell, raw_route: str | None) -> None:
+            def __call__(self, this: shell_module.Shell, raw_route: str | None) -> None:
                 start = time.perf_counter()
                 real_show(this, raw_route)
                 timings.setdefault(f"{self.label} shown", []).append(
@@ -141,7 +142,7 @@ def main() -> None:
 
         timed_show = Show()
 
-        def show(this: app_module.Shell, raw_route: str | None) -> None:
+        def show(this: shell_module.Shell, raw_route: str | None) -> None:
             timed_show(this, raw_route)
 
         shell.show = show  # type: ignore[method-assign,assignment]

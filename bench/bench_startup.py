@@ -7,7 +7,7 @@ bytecode as an installed app has it (the script compiles the project first and l
 use .pyc files even where PYTHONDONTWRITEBYTECODE is set). It reports medians over the runs:
     python bench/bench_startup.py [--runs 15]
 The app loads the data before its first view and builds the search index right after it, in a
-background thread (views/app.py), so the two are reported apart; the same thread then opens the
+background thread (views/shell.py), so the two are reported apart; the same thread then opens the
 penalty log (views/logbook.py; here a new, empty one), which nothing before the first view
 imports (tests/test_log_screens.py checks that).
 """

@@ -14,7 +14,7 @@ import pytest
 
 from regulation.model import Regulation
 from views import routes
-from views.app import CLIENT_TIMEOUT
+from views.device import CLIENT_TIMEOUT
 
 try:
     from flet_harness import HOLD, FakeApp

@@ -46,7 +46,7 @@ class Actions:
 class Context:
     regulation: Regulation
     finder: Finder
-    search_index: Callable[[], SearchIndex]  # built on first use (views/app.py)
+    search_index: Callable[[], SearchIndex]  # built on first use (views/shell.py)
     catalog: Catalog
     state: AppState
     actions: Actions

@@ -1,7 +1,7 @@
 """The page around a screen: app bar, bottom bar (phones) or rail and list pane (wide windows,
 arranged by views/wide.py).
 
-The shell decides what to show (views/app.py); this module only arranges it.
+The shell decides what to show (views/shell.py); this module only arranges it.
 """
 
 from __future__ import annotations

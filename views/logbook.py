@@ -2,7 +2,7 @@
 honest about a file it had to set aside or a folder it cannot use.
 
 `records` is imported and the database opened only when something needs it: the background
-thread that builds the search index right after the first view (views/app.py), or the first log
+thread that builds the search index right after the first view (views/shell.py), or the first log
 screen, whichever comes first. Nothing of it runs before the first view (bench/bench_startup.py).
 
 One `LogStore` per database file serves the whole process (it is thread-safe): every session of

@@ -5,7 +5,7 @@ to the one `SyncService` of its log file.
   hosting), and when the judge hosts or joins from the sync screen. With sharing off nothing of
   sync runs in the app: no thread, no timer, no socket.
 - News from a sync thread (the status changed, records were pulled) reaches the screens only
-  through the app's loop (the shell's `spawn`, views/app.py): Flet is never touched from that
+  through the app's loop (the shell's `spawn`, views/shell.py): Flet is never touched from that
   thread. Pulled records redraw the open log screens; a status change redraws the status lines.
 - Every save of the log asks the service to sync soon (`saved`).
 - While sharing is on, the status lines ("last synced 12 s ago") are redrawn every few seconds.
@@ -140,7 +140,7 @@ class SyncLink:
     def follow(self) -> None:
         """Follows a shared log (joined or hosting): the service's background loop runs and
         its news reaches this session. Does nothing, and starts nothing, when sharing is off.
-        Called off the loop at start-up (views/app.py) and after hosting or joining."""
+        Called off the loop at start-up (views/shell.py) and after hosting or joining."""
         status = self.status()
         if status is not None and status.role == "off":
             status = self.resume_hosting() or status

@@ -1,6 +1,6 @@
 """Once a second while a ticking screen (the round clock) is on top, and no timer work otherwise.
 
-The shell hands the ticker the top screen's `tick` after each render (views/app.py): a screen
+The shell hands the ticker the top screen's `tick` after each render (views/shell.py): a screen
 without one stops it, so no task, sleep or wake-up exists while no clock is shown. `tick()`
 updates only the texts that changed and returns how long until its display next changes (the
 next whole second of the countdown), or None to stop.

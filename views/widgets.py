@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import flet as ft
 
@@ -277,4 +277,19 @@ def typical_situations(ctx: Context, situations: Sequence[Text]) -> ft.Control |
         padding=12,
         border_radius=12,
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+    )
+
+
+def snack_bar(ctx: Context, message: str, undo: Callable[[], None] | None = None) -> ft.SnackBar:
+    """A short confirmation at the bottom; with `undo`, an undo button in it (shown longer, to
+    leave time)."""
+    action = None
+    if undo is not None:
+        action = ft.SnackBarAction(label=ctx.ui(S.UNDO), on_click=lambda _: undo())
+    return ft.SnackBar(
+        ft.Text(message, size=ctx.sizes.body),
+        show_close_icon=True,
+        action=action,
+        persist=False,  # with an action Flutter would keep it up until dismissed
+        duration=ft.Duration(seconds=8 if undo else 4),
     )

@@ -8,7 +8,7 @@ witnesses, both read from the running page:
    widget: in Flet's release build a silent grey box, 100,000 px tall when nothing bounds it,
    and nothing in the browser's console. Flet's client sends such an error to the app as the
    page's `error` event, but only when the app listens to it (`page.on_error`, which
-   views/app.py sets). `ClientErrors` reads those events off the WebSocket frames the page
+   views/shell.py sets). `ClientErrors` reads those events off the WebSocket frames the page
    sends, so a fault is attributed to the page (and the step) that caused it.
 2. **Geometry.** The accessibility tree's nodes carry the boxes Flutter laid the controls out
    in. A node outside the window (and not inside something that scrolls to it) is a control

@@ -110,7 +110,7 @@ def _later(module: str, builder: str) -> Builder:
 
 def load_later_screens() -> None:
     """Imports the modules kept off the start-up path, ahead of the judge: called by the
-    background warm-up right after the first view (views/app.py)."""
+    background warm-up right after the first view (views/shell.py)."""
     for module in sorted(_LATER_MODULES):
         importlib.import_module(f"{__name__}.{module}")
 

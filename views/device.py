@@ -1,0 +1,95 @@
+"""The judge's device: what it keeps for the app (its stored preferences: SharedPreferences, the
+browser's localStorage on the web), what it tells the app at start (its languages), and its
+vibration (the round clock's calls, views/ticker.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import flet as ft
+
+from .state import KEYS
+
+# Seconds to wait for the client's stored settings and languages before starting on defaults.
+CLIENT_TIMEOUT = 2.0
+
+Stored = dict[str, object]
+
+
+class Device:
+    def __init__(self, page: ft.Page, spawn: Callable[[Coroutine[Any, Any, None]], None]) -> None:
+        self.page = page
+        self._spawn = spawn
+        # A strong reference: the page drops services nothing else refers to.
+        self.prefs = ft.SharedPreferences()
+        self.haptic = ft.HapticFeedback()
+
+    async def ask(self, late: Callable[[Stored], None]) -> tuple[Stored, list[str]]:
+        """The stored settings and the device's languages, asked at once. A client that does
+        not answer in time (a tab that outlived a server restart never does) gets the
+        defaults: the app starts regardless, and stored values that arrive later go to
+        `late`."""
+        prefs = asyncio.ensure_future(self._read())
+        locales = asyncio.ensure_future(self._locales())
+        await asyncio.wait((prefs, locales), timeout=CLIENT_TIMEOUT)
+        if not prefs.done():
+            self._spawn(self._read_late(prefs, late))
+        return (
+            prefs.result() if prefs.done() else {},
+            locales.result() if locales.done() else [],
+        )
+
+    async def _read(self) -> Stored:
+        values = await asyncio.gather(
+            *(self.prefs.get(key) for key in KEYS), return_exceptions=True
+        )
+        # A broken store must not stop the app: an unreadable value is its default.
+        return {
+            k: None if isinstance(v, BaseException) else v
+            for k, v in zip(KEYS, values, strict=True)
+        }
+
+    async def _read_late(self, first: asyncio.Future, late: Callable[[Stored], None]) -> None:
+        """The stored values for a start that could not wait for them. A tab that outlived a
+        server restart never answers the first preferences service, whose id its old page
+        already had, but does answer a new one (seen in Chromium, Flet 1.0.5): ask again
+        through a new one; the first answer wins."""
+        self.prefs = ft.SharedPreferences()
+        second = asyncio.ensure_future(self._read())
+        done, _pending = await asyncio.wait((first, second), return_when=asyncio.FIRST_COMPLETED)
+        late(done.pop().result())
+
+    async def _locales(self) -> list[str]:
+        try:
+            info = await self.page.get_device_info()
+        except Exception:  # an odd answer means no preference
+            return []
+        locales = getattr(info, "locales", None) or []
+        return ["_".join(p for p in (loc.language_code, loc.country_code) if p) for loc in locales]
+
+    def save(self, values: dict[str, str]) -> None:
+        """Stores `values` in the background."""
+
+        async def save() -> None:
+            try:
+                for key, value in values.items():
+                    await self.prefs.set(key, value)
+            except Exception:  # a tab gone, a store refusing: the value stays in memory and
+                pass  # is saved with the next change of it
+
+        self._spawn(save())
+
+    def vibrate(self) -> None:
+        """A heavy haptic impact: Android and iOS apps vibrate; in a browser Flutter calls
+        navigator.vibrate (Chrome on Android); desktops have nothing and ignore it."""
+
+        async def buzz() -> None:
+            try:
+                await self.haptic.heavy_impact()
+                await self.haptic.vibrate()
+            except Exception:  # no vibrator, a tab gone: the visible change remains
+                pass
+
+        self._spawn(buzz())
