@@ -26,12 +26,16 @@ class Pages:
         self._views: dict[str, tuple[int, ft.View]] = {}
         self._wide = WidePage()  # a wide window's one page
         self.top: Screen | None = None  # the screen on top, as last built
+        # The controls the last `views` changed in place (all that Flet need compare and
+        # send), or None when the views themselves are new.
+        self.changed: list[ft.Control] | None = None
 
     def screen(self, ctx: Context, route: Route) -> Screen:
         return self.table.build(ctx, route) or not_found_screen(ctx, route.raw)
 
     def views(self, ctx: Context, stack: list[Route], version: int) -> list[ft.View]:
         """The views for `stack`, the top one up to date."""
+        self.changed = None
         if ctx.state.wide:
             self._views = {}
             return self._wide_views(ctx, stack, version)
@@ -104,9 +108,11 @@ class Pages:
             destinations = self.table.destinations
             return [page_view(ctx, route.path, screen, destinations, tab, can_go_back=False)]
         back = ctx.actions.back if len(stack) > 1 else None
-        return self._wide.views(
+        views = self._wide.views(
             ctx, screen, listed.screen, self.table.destinations, tab, version, back
         )
+        self.changed = self._wide.changed
+        return views
 
     def _list_route(self, stack: list[Route], tab: int) -> Route:
         """What the list pane shows beside the top screen: the list the judge came from (a

@@ -346,18 +346,30 @@ class Shell:
         sees the change at once, and going back never shows the old language."""
         # The window's or tab's title, and Flutter's own labels (Back, tab positions for screen
         # readers), in the shown language.
-        self.page.title = self.context.ui(S.APP_TITLE)
-        self.page.locale_configuration = LOCALES[self.state.settings.language]
+        title = self.context.ui(S.APP_TITLE)
+        locale = LOCALES[self.state.settings.language]
         stack = self.history.stack
         self.logbook.keep_drafts({route.path for route in stack})
-        self.page.views[:] = self.pages.views(self.context, stack, self._version)
-        self.page.update()
+        views = self.pages.views(self.context, stack, self._version)
+        changed = self.pages.changed
+        same = [id(v) for v in views] == [id(v) for v in self.page.views]
+        if changed is not None and same and (title, locale) == self._page_look():
+            # Only parts of the page changed (a wide window's detail pane, app bar, selection):
+            # Flet compares and sends those alone, not the whole page (the list's rows).
+            self.page.update(*changed)
+        else:
+            self.page.title, self.page.locale_configuration = title, locale
+            self.page.views[:] = views
+            self.page.update()
         top = self.pages.top
         self._top_tick = top.tick if top else None
         self.ticker.follow(self._top_tick)
         self._focus_new_screen(stack[-1].path, top.focus if top else None)
         if self.pages.stale(self._version):
             self._spawn(self._refresh_views_below(list(stack)))
+
+    def _page_look(self) -> tuple[str | None, ft.LocaleConfiguration | None]:
+        return self.page.title, self.page.locale_configuration
 
     def _focus_new_screen(self, path: str, target: ft.Control | None) -> None:
         """Gives the focus to the control the top screen asks for (`Screen.focus`), once per

@@ -50,6 +50,10 @@ class WidePage:
         self._actions: tuple[str | None, int] | None = None
         self._back: ft.IconButton | None = None
         self._pops = 0  # a popped view's address stays hidden by the client: a new one each time
+        # What the last `views` changed in place, for Flet to compare and send alone (it would
+        # otherwise compare the whole page, the kept list's rows and all); None: a new page.
+        self.changed: list[ft.Control] | None = None
+        self._moved: list[ft.Control] = []  # rows whose selection mark moved
 
     def popped(self) -> None:
         """The client hid the page (a system back): the next one must be a new view."""
@@ -72,10 +76,11 @@ class WidePage:
         the selection moved, in rows that can follow it), else built anew by `build`, which
         returns the screen and the status lines it watches."""
         kept = self._list
+        self._moved = []
         if kept is not None and (kept.path, kept.version) == (path, version):
             if kept.screen.rows_follow_selection:
                 if kept.selected != selected:
-                    mark_selected(kept.screen.body, selected)
+                    self._moved = mark_selected(kept.screen.body, selected)
                     kept = self._list = ListPane(
                         path, version, kept.screen, selected, kept.watchers
                     )
@@ -116,23 +121,25 @@ class WidePage:
             self._rail = (tab, version)
             self._full_width = screen.full_width
             self._actions = actions
+            self.changed = None
             return [self._below, self._view]
-        self._keep_app_bar(self._view.appbar, appbar, actions)
+        changed = [*self._moved, self._keep_app_bar(self._view.appbar, appbar, actions)]
         parts = self._row.controls
-        if self._rail != (tab, version):
-            parts[0] = navigation_rail(ctx, destinations, tab)
+        if self._rail != (tab, version) or self._full_width != screen.full_width:
+            parts[:] = [navigation_rail(ctx, destinations, tab), parts[1], *panes]
             self._rail = (tab, version)
-        if self._full_width != screen.full_width:
-            parts[2:] = panes
             self._full_width = screen.full_width
-            return [self._below, self._view]
-        for now, new in zip(parts[2:], panes, strict=True):
-            # The same container, its content swapped: the list pane's rows, when kept, are
-            # not sent or laid out again.
-            if not (isinstance(now, ft.Container) and isinstance(new, ft.Container)):
-                continue  # a divider
-            if now.content is not new.content:
-                now.content = new.content
+            changed = [self._row]
+        else:
+            for now, new in zip(parts[2:], panes, strict=True):
+                # The same container, its content swapped: the list pane's rows, when kept,
+                # are not sent or laid out again.
+                if not (isinstance(now, ft.Container) and isinstance(new, ft.Container)):
+                    continue  # a divider
+                if now.content is not new.content:
+                    now.content = new.content
+                    changed.append(now)
+        self.changed = changed
         return [self._below, self._view]
 
     def _back_button(self, ctx: Context, back: Callable[[], None], version: int) -> ft.IconButton:
@@ -148,14 +155,15 @@ class WidePage:
         kept: ft.AppBar | ft.CupertinoAppBar | None,
         new: ft.AppBar,
         actions: tuple[str | None, int],
-    ) -> None:
+    ) -> ft.Control:
         """The page's app bar made to show `new`, changing only what differs: a new app bar
-        would make the browser build the whole page again, the kept list included."""
+        would make the browser build the whole page again, the kept list included. Returns
+        what changed (the app bar, or the view when it has a new one)."""
         assert self._view is not None
         if not isinstance(kept, ft.AppBar) or not isinstance(kept.title, ft.Text):
             self._view.appbar = new
             self._actions = actions
-            return
+            return self._view
         assert isinstance(new.title, ft.Text)
         kept.title.value = new.title.value
         kept.title.size = new.title.size
@@ -164,6 +172,7 @@ class WidePage:
         if self._actions != actions:
             kept.actions = new.actions
             self._actions = actions
+        return kept
 
     def _panes(self, ctx: Context, screen: Screen, listed: Screen) -> list[ft.Control]:
         if screen.full_width:  # the round clock: big digits, nothing beside them
@@ -182,17 +191,22 @@ class WidePage:
         ]
 
 
-def mark_selected(control: ft.Control, selected: str | None) -> None:
+def mark_selected(control: ft.Control, selected: str | None) -> list[ft.Control]:
     """Moves the selection mark of a list's rows (a ListTile whose `data` is its entry's or
-    record's id) to `selected`."""
+    record's id) to `selected`; returns the rows that changed."""
+    moved: list[ft.Control] = []
     stack: list[object] = [control]
     while stack:
         current = stack.pop()
         if isinstance(current, ft.ListTile) and isinstance(current.data, str):
-            current.selected = current.data == selected
+            mark = current.data == selected
+            if bool(current.selected) != mark:
+                current.selected = mark
+                moved.append(current)
         for name in ("content", "controls"):
             child = getattr(current, name, None)
             if isinstance(child, list):
                 stack.extend(child)
             elif isinstance(child, ft.Control):
                 stack.append(child)
+    return moved
