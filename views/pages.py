@@ -33,11 +33,16 @@ class Pages:
     def screen(self, ctx: Context, route: Route) -> Screen:
         return self.table.build(ctx, route) or not_found_screen(ctx, route.raw)
 
-    def views(self, ctx: Context, stack: list[Route], version: int) -> list[ft.View]:
-        """The views for `stack`, the top one up to date."""
+    def views(
+        self, ctx: Context, stack: list[Route], version: int, keep_list: bool = False
+    ) -> list[ft.View]:
+        """The views for `stack`, the top one up to date; `keep_list`: a wide window's list
+        pane may stay as it is while its list is the same (else it is built again)."""
         self.changed = None
         if ctx.state.wide:
             self._views = {}
+            if not keep_list:
+                self._wide.rebuild_list()
             return self._wide_views(ctx, stack, version)
         self._wide.forget()
         return self._narrow_views(ctx, stack, version)

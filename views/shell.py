@@ -336,10 +336,12 @@ class Shell:
         if route.item and self.regulation.entry(route.item):
             self.state.visit(route.item)
             self._save(KEY_RECENT)
-        self.render()
+        self.render(navigated=True)
 
-    def render(self) -> None:
+    def render(self, navigated: bool = False) -> None:
         """Shows the history's views: the top one built afresh, the ones below it reused.
+        After a tap that `navigated`, a wide window's list pane is kept while its list is the
+        same; any other render (a screen's own refresh, a setting) builds it again too.
 
         After a change that alters every screen (language, text size, layout, bookmarks) the
         views below the top are rebuilt too, but just after the top one is on screen: the judge
@@ -350,7 +352,7 @@ class Shell:
         locale = LOCALES[self.state.settings.language]
         stack = self.history.stack
         self.logbook.keep_drafts({route.path for route in stack})
-        views = self.pages.views(self.context, stack, self._version)
+        views = self.pages.views(self.context, stack, self._version, keep_list=navigated)
         changed = self.pages.changed
         same = [id(v) for v in views] == [id(v) for v in self.page.views]
         if changed is not None and same and (title, locale) == self._page_look():

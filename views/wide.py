@@ -65,6 +65,10 @@ class WidePage:
         self._view = None
         self._list = None
 
+    def rebuild_list(self) -> None:
+        """The list pane is built again at the next `list_pane` (a screen's own refresh)."""
+        self._list = None
+
     def list_pane(
         self,
         path: str,
