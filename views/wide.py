@@ -49,7 +49,6 @@ class WidePage:
         # What the app bar's actions were made for: the entry it stars, the app's version.
         self._actions: tuple[str | None, int] | None = None
         self._back: ft.IconButton | None = None
-        self._pops = 0  # a popped view's address stays hidden by the client: a new one each time
         # What the last `views` changed in place, for Flet to compare and send alone (it would
         # otherwise compare the whole page, the kept list's rows and all); None: a new page.
         self.changed: list[ft.Control] | None = None
@@ -58,7 +57,6 @@ class WidePage:
     def popped(self) -> None:
         """The client hid the page (a system back): the next one must be a new view."""
         self._view = None
-        self._pops += 1
 
     def forget(self) -> None:
         """Another kind of view was shown (a phone's, a full-screen one): start afresh."""
@@ -98,6 +96,7 @@ class WidePage:
     def views(
         self,
         ctx: Context,
+        path: str,
         screen: Screen,
         listed: Screen,
         destinations: tuple[Destination, ...],
@@ -119,9 +118,7 @@ class WidePage:
                 expand=True,
                 vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             )
-            self._view = ft.View(
-                route=f"/_wide/{self._pops}", appbar=appbar, controls=[self._row], padding=0
-            )
+            self._view = ft.View(route=path, appbar=appbar, controls=[self._row], padding=0)
             self._rail = (tab, version)
             self._full_width = screen.full_width
             self._actions = actions
@@ -143,7 +140,13 @@ class WidePage:
                 if now.content is not new.content:
                     now.content = new.content
                     changed.append(now)
-        self.changed = changed
+        if self._view.route != path:
+            # The view's address is the page's: Flutter web's text fields lose the keyboard
+            # in a view whose address differs (seen in Chromium, Flet 1.0.5).
+            self._view.route = path
+            self.changed = None
+        else:
+            self.changed = changed
         return [self._below, self._view]
 
     def _back_button(self, ctx: Context, back: Callable[[], None], version: int) -> ft.IconButton:
