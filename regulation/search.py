@@ -56,6 +56,7 @@ from .normalize import (
 from .quantities import QuantityKind
 from .query import Query, Term, parse
 from .readings import Readings, load_readings
+from .situation_model import SituationModel, load_situation_model
 
 # Field weights: where a match is found.
 TITLE = 10.0
@@ -109,6 +110,17 @@ LOOKING_LOWER = 0.4
 QUANTITY_RAISE = 1.5
 QUANTITY_REACHED = 1.0
 QUANTITY_LOWER = 0.3
+# The situation model (regulation/situation_model.py), blended in before the cues: an entry
+# gains MODEL_WEIGHT × its probability × the best score of the words, so a confident model
+# outranks a narrow lead of the words and a hesitant one only breaks near-ties. With no word
+# found, the model alone answers only when at least MODEL_ALONE sure. A hit the model moved up
+# says so (Cue "typical"): it reads like the corpus's situations of that entry.
+MODEL_WEIGHT = 1.0
+MODEL_MIN = 0.02  # probabilities below this are the softmax's floor, not an opinion
+MODEL_NEW = 0.1  # an entry the words did not find joins the results from this probability
+MODEL_ALONE = 0.5
+MODEL_CUE_MIN = 0.2
+MODEL_CUE_RANKS = 3  # …into the first three, or first
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
 TYPO_MIN_LENGTH = 5  # the issue's rule: one edit in words of five letters or more
@@ -225,6 +237,8 @@ class SearchIndex:
         "_intent",
         "_kanji",
         "_members",
+        "_model",
+        "_model_entries",
         "_pairs",
         "_readings",
         "_regulation",
@@ -239,13 +253,25 @@ class SearchIndex:
         "_words",
     )
 
-    def __init__(self, regulation: Regulation, readings: Readings | None = None) -> None:
+    def __init__(
+        self,
+        regulation: Regulation,
+        readings: Readings | None = None,
+        model: SituationModel | bool = True,
+    ) -> None:
         self._regulation = regulation
         self._readings = load_readings() if readings is None else readings
         self._entries: tuple[Entry, ...] = regulation.entries()
         # The index holds "documents": every entry (0 … n-1), then every section (n …), whose
         # name and aliases are indexed once and reach its infractions at query time.
         entry_number = {entry.id: index for index, entry in enumerate(self._entries)}
+        self._model = load_situation_model() if model is True else model or None
+        if self._model is not None and not set(self._model.labels) <= set(entry_number):
+            # Not trained on this regulation (a test's small one): words only. The app checks
+            # the shipped model against its regulation at start-up (verify_situation_model).
+            self._model = None
+        labels = self._model.labels if self._model is not None else ()
+        self._model_entries = {label: entry_number[label] for label in labels}
         self._members: dict[int, tuple[int, ...]] = {
             len(self._entries) + number: tuple(
                 entry_number[infraction.id]
@@ -331,9 +357,16 @@ class SearchIndex:
                 postings[key][document] = weight
 
     @classmethod
-    def build(cls, regulation: Regulation, readings: Readings | None = None) -> SearchIndex:
-        """The index of `regulation`; `readings` default to the committed assets/readings.json."""
-        return cls(regulation, readings)
+    def build(
+        cls,
+        regulation: Regulation,
+        readings: Readings | None = None,
+        model: SituationModel | bool = True,
+    ) -> SearchIndex:
+        """The index of `regulation`; `readings` default to the committed assets/readings.json,
+        `model` (True) to the committed assets/situation_model.json (False: words only).
+        Raises DataError when the model's file is unusable."""
+        return cls(regulation, readings, model)
 
     # -- searching ---------------------------------------------------------------------------
 
@@ -366,7 +399,14 @@ class SearchIndex:
             entry_index: score * (matched[entry_index] / term_count) ** 2
             for entry_index, score in scores.items()
         }
+        words_only = dict(final)
+        probabilities = self._blend(query, final)
         decided = self._apply_cues(parsed, final)
+        if probabilities:
+            self._apply_cues(parsed, words_only)
+            for entry_index in _moved_up(final, words_only, probabilities, self._entries):
+                cue = Cue("typical", "typical", True)
+                decided[entry_index] = (cue, *decided.get(entry_index, ()))
         pairs = ((score, entry_index) for entry_index, score in final.items() if score > 0)
         ranked = (
             sorted(pairs, key=_best_first)
@@ -386,6 +426,24 @@ class SearchIndex:
             for score, entry_index in ranked
             if score >= floor
         ]
+
+    def _blend(self, query: str, final: dict[int, float]) -> dict[str, float]:
+        """Add the situation model's opinion to the words' scores (in place); return it (entry
+        id → probability), or nothing when it was not used."""
+        if self._model is None:
+            return {}
+        probabilities = self._model.probabilities(query)
+        best = max(final.values(), default=0.0)
+        if not probabilities or (not best and max(probabilities.values()) < MODEL_ALONE):
+            return {}
+        scale = MODEL_WEIGHT * (best or 1.0)
+        for label, probability in probabilities.items():
+            entry_index = self._model_entries.get(label)
+            if entry_index is not None and probability >= (
+                MODEL_MIN if final.get(entry_index, 0.0) > 0 else MODEL_NEW
+            ):
+                final[entry_index] = final.get(entry_index, 0.0) + scale * probability
+        return probabilities
 
     def _apply_cues(self, parsed: Query, final: dict[int, float]) -> dict[int, tuple[Cue, ...]]:
         """Raise and lower entries by the intent and quantities the query states (in place);
@@ -469,7 +527,11 @@ class SearchIndex:
 
     def _add_bonuses(self, parsed: Query, scores: dict[int, float]) -> None:
         """Reward entries that have the query's words together, not just somewhere."""
-        bonuses = [(self._whole_fields.get(parsed.whole, {}), WHOLE_FIELD_BONUS)]
+        # The whole query, or its words without the filler the parser dropped ("the caution").
+        whole = self._whole_fields.get(parsed.whole) or self._whole_fields.get(
+            " ".join(term.text for term in parsed.terms), {}
+        )
+        bonuses = [(whole, WHOLE_FIELD_BONUS)]
         bonuses += [(self._word_pairs.get(pair, {}), PHRASE_BONUS) for pair in parsed.word_pairs]
         bonuses += [(self._exact_japanese(phrase), PHRASE_BONUS) for phrase in parsed.phrases]
         for found, share in bonuses:
@@ -647,6 +709,26 @@ class SearchIndex:
             )
             explained = self._explained[entry_index] = (fields, situations)
         return explained
+
+
+def _moved_up(
+    final: dict[int, float],
+    words_only: dict[int, float],
+    probabilities: Mapping[str, float],
+    entries: tuple[Entry, ...],
+) -> list[int]:
+    """The entries the model brought first, or into the first three, where the words alone
+    (every cue applied to both) would not have, and which it was sure enough of to say so."""
+    before = [index for _, index in _ranked(words_only)]
+    after = [index for _, index in _ranked(final)]
+    moved = [index for index in after[:MODEL_CUE_RANKS] if index not in before[:MODEL_CUE_RANKS]]
+    if after and before and after[0] != before[0] and after[0] not in moved:
+        moved.insert(0, after[0])
+    return [index for index in moved if probabilities[entries[index].id] >= MODEL_CUE_MIN]
+
+
+def _ranked(scores: dict[int, float]) -> list[tuple[float, int]]:
+    return sorted(((score, index) for index, score in scores.items() if score > 0), key=_best_first)
 
 
 def _best_first(item: tuple[float, int]) -> tuple[float, int]:

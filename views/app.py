@@ -22,6 +22,7 @@ from regulation.finder import Finder, load_finder
 from regulation.loader import english_catalog, load_regulation
 from regulation.model import Regulation
 from regulation.search import SearchIndex
+from regulation.situation_model import verify_situation_model
 
 from . import routes
 from . import strings as S
@@ -498,6 +499,9 @@ def app_data() -> tuple[Regulation, Finder, Catalog]:
     the web mode, then shares it. Raises RegulationError (or OSError)."""
     catalog = english_catalog()
     regulation = load_regulation(catalog=catalog)
+    # The situation model's weights: whole, as trained and for this regulation; they are read
+    # with the search index, off the start-up path.
+    verify_situation_model(entry.id for entry in regulation.entries())
     return regulation, load_finder(regulation, catalog), catalog
 
 

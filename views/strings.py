@@ -95,6 +95,7 @@ WHY_SITUATION = N_("状況例：{situation}")
 WHY_NO_ACCIDENTAL_ENTRY = N_(
     "規定には、うっかりした場合の項目はありません。判断はジャッジに委ねられます（アプリの注記）"
 )
+WHY_TYPICAL = N_("よくある状況に近い")  # the situation model ranked it up (regulation/search.py)
 
 # Saved
 NO_BOOKMARKS = N_("ブックマークはまだありません。項目のページで☆をタップすると追加されます。")

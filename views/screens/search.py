@@ -75,6 +75,7 @@ CUE_NAMES: dict[str, str] = {
     "deck_size": S.WHY_DECK_SIZE,
     "copies": S.WHY_COPIES,
     "no_accidental_entry": S.WHY_NO_ACCIDENTAL_ENTRY,
+    "typical": S.WHY_TYPICAL,
 }
 
 
