@@ -115,7 +115,7 @@ QUANTITY_LOWER = 0.3
 # outranks a narrow lead of the words and a hesitant one only breaks near-ties. With no word
 # found, the model alone answers only when at least MODEL_ALONE sure. A hit the model moved up
 # says so (Cue "typical"): it reads like the corpus's situations of that entry.
-MODEL_WEIGHT = 1.0
+MODEL_WEIGHT = 2.0
 MODEL_MIN = 0.02  # probabilities below this are the softmax's floor, not an opinion
 MODEL_NEW = 0.1  # an entry the words did not find joins the results from this probability
 MODEL_ALONE = 0.5
@@ -414,8 +414,10 @@ class SearchIndex:
             else heapq.nsmallest(limit, pairs, key=_best_first)
         )
         # Hits far below the best one are noise to a judge (after "slow play" matched exactly,
-        # "play" as the prefix of "player" in other titles).
-        floor = ranked[0][0] * RELATIVE_FLOOR if ranked else 0.0
+        # "play" as the prefix of "player" in other titles). The best is the words' (cues
+        # applied): the model's share may add hits, never hide one the words found.
+        best = max(words_only.values(), default=0.0) if probabilities else 0.0
+        floor = (best or (ranked[0][0] if ranked else 0.0)) * RELATIVE_FLOOR
         return [
             SearchHit(
                 self._entries[entry_index],

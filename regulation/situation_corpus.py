@@ -12,18 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .data import DataError, parse_yaml
-from .model import LANGS, Regulation, Tier, entry_title
+from .model import LANGS, Infraction, Regulation, Tier, entry_title
 from .normalize import fold
 from .paths import ROOT
 
 CORPUS_DIR = ROOT / "corpus"
 CORPUS_GLOB = "situations_*.yaml"
 MAX_ROW_CHARS = 300
+MIN_QUOTED_CHARS = 12  # a sentence of the regulation this long, found in a row, is a quotation
+# The evaluation tables: a corpus row that is one of their queries (after folding) is left out
+# of training, so that no figure measured on them is a row the model learned. (The blind second
+# table is not read: its writer and the corpus's wrote apart.)
+EVALUATION_TABLES = (
+    ROOT / "tests" / "situation_queries.yaml",
+    ROOT / "tests" / "search_queries.yaml",
+)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -101,9 +109,41 @@ def own_examples(regulation: Regulation) -> list[Example]:
     return examples
 
 
+def evaluation_queries(tables: Iterable[Path] = EVALUATION_TABLES) -> frozenset[str]:
+    """Every query of the evaluation tables, folded (see `folded_key`)."""
+    queries: set[str] = set()
+    for path in tables:
+        table = parse_yaml(path, path.read_bytes())
+        queries.update(folded_key(str(row["q"])) for lang in LANGS for row in table[lang])
+    return frozenset(queries)
+
+
+def quotes_regulation(regulation: Regulation) -> Callable[[str], bool]:
+    """Whether a folded row is regulation text: a tier's or infraction's title, or holding a
+    sentence of an entry's text (MIN_QUOTED_CHARS or longer). Naming an entry is not quoting it
+    ("one step below Match Forfeiture"), and principles' labels are the app's own."""
+    named: list[Tier | Infraction] = [*regulation.tiers, *regulation.infractions]
+    titles = {folded_key(entry.title[lang]) for entry in named for lang in LANGS}
+    sentences: set[str] = set()
+    for entry in regulation.entries():
+        for lang in LANGS:
+            text = regulation.body(entry, lang).replace("。", "\n").replace(". ", "\n")
+            sentences.update(folded_key(line) for line in text.splitlines())
+    quoted = sorted(s for s in sentences - titles if len(s) >= MIN_QUOTED_CHARS)
+    return lambda row: row in titles or any(sentence in row for sentence in quoted)
+
+
 def training_examples(regulation: Regulation, paths: Iterable[Path] | None = None) -> list[Example]:
-    """The corpus and the entries' own examples, sorted (training is then order-free)."""
-    return sorted({*load_corpus(regulation, paths), *own_examples(regulation)})
+    """The corpus and the entries' own examples, sorted (training is then order-free). Corpus
+    rows that are an evaluation query or regulation text are left out."""
+    excluded = evaluation_queries()
+    quotes = quotes_regulation(regulation)
+    corpus = [
+        example
+        for example in load_corpus(regulation, paths)
+        if (key := folded_key(example.text)) not in excluded and not quotes(key)
+    ]
+    return sorted({*corpus, *own_examples(regulation)})
 
 
 def inputs_sha256(examples: Sequence[Example], settings: dict[str, object]) -> str:
