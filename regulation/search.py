@@ -400,7 +400,8 @@ class SearchIndex:
             for entry_index, score in scores.items()
         }
         words_only = dict(final)
-        probabilities = self._blend(query, final)
+        # A query that is a title or alias whole ("intentional draw") is a name: the words know.
+        probabilities = {} if parsed.whole in self._whole_fields else self._blend(query, final)
         decided = self._apply_cues(parsed, final)
         if probabilities:
             self._apply_cues(parsed, words_only)

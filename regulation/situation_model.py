@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cues import without_intent
 from .data import DataError
 from .normalize import WORD_PATTERN, fold, stem
 from .paths import ASSETS_DIR
@@ -45,10 +46,11 @@ ENGLISH_CHAR_GRAM = 3
 
 def features(text: str) -> list[str]:
     """The features of `text`, sorted: `j` Japanese character n-grams, `w` English word stems,
-    `b` pairs of neighbouring stems, `c` character trigrams of English words (padded)."""
+    `b` pairs of neighbouring stems, `c` character trigrams of English words (padded). Intent
+    words (わざと, by mistake …) are left out: the search's intent cue weighs them, once."""
     found: set[str] = set()
     previous = ""
-    for run in fold(text)[:MAX_QUERY_CHARS].split():
+    for run in without_intent(fold(text)[:MAX_QUERY_CHARS]).split():
         if run.isascii():
             for word in WORD_PATTERN.findall(run):
                 if word in STOPWORDS:

@@ -21,10 +21,10 @@ MIN_GRADIENT = 1e-4  # a label whose probability is already this close is left a
 class Settings:
     """Everything besides the examples that decides the weights (part of the inputs' hash)."""
 
-    epochs: int = 12
+    epochs: int = 24
     learning_rate: float = 0.5
     decay: float = 0.0002  # the rate at step t is learning_rate / (1 + decay · t)
-    prune_below: float = 0.06  # weights smaller than this (in absolute value) are not kept
+    prune_below: float = 0.07  # weights smaller than this (in absolute value) are not kept
     digits: int = 2  # weights are rounded to this many decimals in the file
     seed: int = 19
 
