@@ -29,7 +29,6 @@ from regulation.search import SearchIndex  # noqa: E402
 from regulation.situation_corpus import (  # noqa: E402
     Example,
     inputs_sha256,
-    load_corpus,
     own_examples,
     training_examples,
 )
@@ -68,7 +67,7 @@ def ranked(index: SearchIndex, query: str) -> list[str]:
 
 
 def cross_validate(regulation: Regulation, folds: int, settings: Settings = SETTINGS) -> None:
-    corpus = load_corpus(regulation)
+    corpus = [e for e in training_examples(regulation) if e.source == "corpus"]
     own = own_examples(regulation)
     by_entry: dict[str, list[Example]] = defaultdict(list)
     for example in sorted(corpus):
@@ -100,7 +99,7 @@ def cross_validate(regulation: Regulation, folds: int, settings: Settings = SETT
                     tally[1] += bool(ids) and ids[0] == example.entry_id
                     tally[2] += example.entry_id in ids
         print(f"  fold {fold + 1}/{folds} done", file=sys.stderr)
-    print(f"cross-validation over {len(corpus)} corpus rows, {folds} folds")
+    print(f"cross-validation over {len(corpus)} corpus rows (as trained on), {folds} folds")
     print(f"  {'ranking':<20}{'n':>6}  {'top-1':>7} {'top-3':>7}")
     for group, (n, top1, top3) in sorted(counts.items()):
         print(f"  {group:<20}{n:>6}  {top1 / n:>7.1%} {top3 / n:>7.1%}")

@@ -23,6 +23,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+import flet as ft
 import pytest
 import yaml
 from e2e.harness import server_environment
@@ -47,6 +48,7 @@ from regulation.situation_model import (
     verify_situation_model,
 )
 from regulation.situation_training import Settings, train
+from views import routes
 
 ROOT = Path(__file__).resolve().parent.parent
 # The evaluation tables the corpus must stay apart from. (The blind second table is not read
@@ -354,3 +356,24 @@ def test_a_hit_the_model_raised_says_so(
         if hits and hits[0].entry.id != before:
             said += any(cue.kind == "typical" for cue in hits[0].why.cues)
     assert said >= 10
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("ja", "よくある状況に近い"), ("en", "Close to its typical situations")]
+)
+def test_the_search_screen_says_the_model_raised_a_hit(
+    apps, regulation: Regulation, index: SearchIndex, lang: str, said: str
+) -> None:
+    """The first result the model brought first says so, in the judge's language."""
+    words = SearchIndex.build(regulation, model=False)
+    query = next(
+        example.text
+        for example in sorted(load_corpus(regulation))
+        if example.lang == lang
+        and (hits := index.search(example.text, limit=1))
+        and first(words, example.text) != hits[0].entry.id
+        and any(cue.kind == "typical" for cue in hits[0].why.cues)
+    )
+    app = apps(prefs={"language": lang}, route=routes.SEARCH.link(q=query))
+    rows = app.find_all(ft.ListTile)
+    assert said in " ".join(app.texts(rows[0]))
