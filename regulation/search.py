@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .blend import add_model, best_first, moved_up
 from .cues import (
     DELIBERATE_FORM,
     HONEST_ERROR_ENTRY,
@@ -110,17 +111,6 @@ LOOKING_LOWER = 0.4
 QUANTITY_RAISE = 1.5
 QUANTITY_REACHED = 1.0
 QUANTITY_LOWER = 0.3
-# The situation model (regulation/situation_model.py), blended in before the cues: an entry
-# gains MODEL_WEIGHT × its probability × the best score of the words, so a confident model
-# outranks a narrow lead of the words and a hesitant one only breaks near-ties. With no word
-# found, the model alone answers only when at least MODEL_ALONE sure. A hit the model moved up
-# says so (Cue "typical"): it reads like the corpus's situations of that entry.
-MODEL_WEIGHT = 2.0
-MODEL_MIN = 0.02  # probabilities below this are the softmax's floor, not an opinion
-MODEL_NEW = 0.1  # an entry the words did not find joins the results from this probability
-MODEL_ALONE = 0.5
-MODEL_CUE_MIN = 0.2
-MODEL_CUE_RANKS = 3  # …into the first three, or first
 
 PREFIX_MIN_LENGTH = 3  # "dq", "no" and "at" are words, not the start of longer ones
 TYPO_MIN_LENGTH = 5  # the issue's rule: one edit in words of five letters or more
@@ -232,6 +222,7 @@ class SearchIndex:
         "_deliberate_twins",
         "_display",
         "_entries",
+        "_entry_ids",
         "_explained",
         "_honest_error",
         "_intent",
@@ -262,6 +253,7 @@ class SearchIndex:
         self._regulation = regulation
         self._readings = load_readings() if readings is None else readings
         self._entries: tuple[Entry, ...] = regulation.entries()
+        self._entry_ids = [entry.id for entry in self._entries]
         # The index holds "documents": every entry (0 … n-1), then every section (n …), whose
         # name and aliases are indexed once and reach its infractions at query time.
         entry_number = {entry.id: index for index, entry in enumerate(self._entries)}
@@ -401,18 +393,22 @@ class SearchIndex:
         }
         words_only = dict(final)
         # A query that is a title or alias whole ("intentional draw") is a name: the words know.
-        probabilities = {} if parsed.whole in self._whole_fields else self._blend(query, final)
+        probabilities = {}
+        if self._model is not None and parsed.whole not in self._whole_fields:
+            probabilities = self._model.probabilities(query)
+            if not add_model(final, probabilities, self._model_entries):
+                probabilities = {}
         decided = self._apply_cues(parsed, final)
         if probabilities:
             self._apply_cues(parsed, words_only)
-            for entry_index in _moved_up(final, words_only, probabilities, self._entries):
+            for entry_index in moved_up(final, words_only, probabilities, self._entry_ids):
                 cue = Cue("typical", "typical", True)
                 decided[entry_index] = (cue, *decided.get(entry_index, ()))
         pairs = ((score, entry_index) for entry_index, score in final.items() if score > 0)
         ranked = (
-            sorted(pairs, key=_best_first)
+            sorted(pairs, key=best_first)
             if limit is None
-            else heapq.nsmallest(limit, pairs, key=_best_first)
+            else heapq.nsmallest(limit, pairs, key=best_first)
         )
         # Hits far below the best one are noise to a judge (after "slow play" matched exactly,
         # "play" as the prefix of "player" in other titles). The best is the words' (cues
@@ -429,24 +425,6 @@ class SearchIndex:
             for score, entry_index in ranked
             if score >= floor
         ]
-
-    def _blend(self, query: str, final: dict[int, float]) -> dict[str, float]:
-        """Add the situation model's opinion to the words' scores (in place); return it (entry
-        id → probability), or nothing when it was not used."""
-        if self._model is None:
-            return {}
-        probabilities = self._model.probabilities(query)
-        best = max(final.values(), default=0.0)
-        if not probabilities or (not best and max(probabilities.values()) < MODEL_ALONE):
-            return {}
-        scale = MODEL_WEIGHT * (best or 1.0)
-        for label, probability in probabilities.items():
-            entry_index = self._model_entries.get(label)
-            if entry_index is not None and probability >= (
-                MODEL_MIN if final.get(entry_index, 0.0) > 0 else MODEL_NEW
-            ):
-                final[entry_index] = final.get(entry_index, 0.0) + scale * probability
-        return probabilities
 
     def _apply_cues(self, parsed: Query, final: dict[int, float]) -> dict[int, tuple[Cue, ...]]:
         """Raise and lower entries by the intent and quantities the query states (in place);
@@ -712,29 +690,3 @@ class SearchIndex:
             )
             explained = self._explained[entry_index] = (fields, situations)
         return explained
-
-
-def _moved_up(
-    final: dict[int, float],
-    words_only: dict[int, float],
-    probabilities: Mapping[str, float],
-    entries: tuple[Entry, ...],
-) -> list[int]:
-    """The entries the model brought first, or into the first three, where the words alone
-    (every cue applied to both) would not have, and which it was sure enough of to say so."""
-    before = [index for _, index in _ranked(words_only)]
-    after = [index for _, index in _ranked(final)]
-    moved = [index for index in after[:MODEL_CUE_RANKS] if index not in before[:MODEL_CUE_RANKS]]
-    if after and before and after[0] != before[0] and after[0] not in moved:
-        moved.insert(0, after[0])
-    return [index for index in moved if probabilities[entries[index].id] >= MODEL_CUE_MIN]
-
-
-def _ranked(scores: dict[int, float]) -> list[tuple[float, int]]:
-    return sorted(((score, index) for index, score in scores.items() if score > 0), key=_best_first)
-
-
-def _best_first(item: tuple[float, int]) -> tuple[float, int]:
-    """Sort key of (score, entry index): higher score first, ties in document order."""
-    score, entry_index = item
-    return -score, entry_index
