@@ -67,6 +67,15 @@ class Players:
         self._database.players[cursor.lastrowid] = player
         return cursor.lastrowid
 
+    def refs(self, db: sqlite3.Connection, uses: list[tuple[Player, int]]) -> dict[Player, int]:
+        """The rows of many players at once, each (player, used at) pair as by `ref`: one
+        look-up per player, however many records name them."""
+        latest: dict[Player, int] = {}
+        for player, used_us in uses:
+            if player not in latest or used_us > latest[player]:
+                latest[player] = used_us
+        return {player: self.ref(db, player, used_us) for player, used_us in latest.items()}
+
     def matching(self, name: str | None, player_id: str | None) -> list[int]:
         """Rows of every written form of this player (identity rule in records/identity.py).
 

@@ -22,12 +22,11 @@ from regulation.model import Regulation
 from .. import validate
 from ..errors import InvalidInput
 from ..model import Event, Player, Record, RecordedBy, Round
+from ..record_check import checked_fields
 from .clock_items import CLOCK_CHECKS
 
 RECORD = "record"
 EVENT = "event"
-MAX_JUDGE = 60
-MAX_DEVICE = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,39 +137,26 @@ def check_record_body(body: Any, where: str, regulation: Regulation) -> dict[str
     deleted = body.get("deleted")
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
+    created_at = validate.iso_datetime(body.get("created_at"), f"{where}.created_at")
+    fields = checked_fields(body, player, where, regulation)
     record = Record(
         id="",
         event_id="",
-        created_at=validate.iso_datetime(body.get("created_at"), f"{where}.created_at"),
-        updated_at=validate.iso_datetime(body.get("created_at"), f"{where}.created_at"),
-        round=validate.round_number(body["round"], f"{where}.round"),
-        table=validate.table_label(body["table"], f"{where}.table"),
-        player=validate.player_from(player.get("name"), player.get("id"), f"{where}.player"),
-        infraction_id=validate.infraction_id(
-            regulation, body.get("infraction"), f"{where}.infraction"
-        ),
-        tier_id=validate.tier_id(regulation, body.get("tier"), f"{where}.tier"),
-        note=validate.text(body["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
+        created_at=created_at,
+        updated_at=created_at,
+        round=fields.round,
+        table=fields.table,
+        player=fields.player,
+        infraction_id=fields.infraction_id,
+        tier_id=fields.tier_id,
+        note=fields.note,
         deleted=deleted,
-        recorded_by=recorded_by_from(body["recorded_by"], f"{where}.recorded_by"),
-        arrived_at=None
-        if body.get("arrived_at") is None
-        else validate.iso_datetime(body["arrived_at"], f"{where}.arrived_at"),
-        late_seconds=validate.late_seconds(body.get("late_seconds"), f"{where}.late_seconds"),
-        occurrence=validate.occurrence(body.get("occurrence"), f"{where}.occurrence"),
+        recorded_by=fields.recorded_by,
+        arrived_at=fields.arrived_at,
+        late_seconds=fields.late_seconds,
+        occurrence=fields.occurrence,
     )
     return record_fields(record)
-
-
-def recorded_by_from(value: Any, where: str) -> RecordedBy | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise InvalidInput(f"{where}: must be an object or null", where)
-    judge = validate.text(value.get("judge"), f"{where}.judge", MAX_JUDGE) or ""
-    device = validate.text(value.get("device"), f"{where}.device", MAX_DEVICE, required=True)
-    assert device is not None
-    return RecordedBy(judge, device)
 
 
 # -- the event's settings ----------------------------------------------------------------------

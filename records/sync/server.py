@@ -48,9 +48,7 @@ class HostBackend(Protocol):
         self, event_id: str, versions: Sequence[ItemVersion], device: str, judge: str | None
     ) -> int: ...
 
-    def page(
-        self, event_id: str, cursor: int, device: str
-    ) -> tuple[list[dict[str, Any]], int, bool]: ...
+    def page(self, event_id: str, cursor: int, device: str) -> tuple[list[str], int, bool]: ...
 
 
 class _Bucket:
@@ -227,8 +225,8 @@ class SyncServer:
         except LogError as exc:
             raise Refusal("busy", f"the host could not save: {exc}") from None
         self.on_seen(device, judge, accepted)
-        answer = protocol.encode(
-            {"items": items, "cursor": next_cursor, "more": more, "accepted": accepted}
+        answer = protocol.encode_with_items(
+            "items", items, {"cursor": next_cursor, "more": more, "accepted": accepted}
         )
         return 200, answer, self.signed(values["X-Sync-Nonce"], 200, answer)
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from .. import validate
 from ..errors import InvalidInput, LogError
 from ..model import MergeReport
+from ..record_check import MAX_JUDGE
 from . import codes, protocol
 from .addresses import local_addresses
 from .client import DEFAULT_PORT, SyncClient, SyncProblem, host_url
-from .items import MAX_JUDGE
 from .server import HostKeys, SyncServer
 from .state import SyncState
 from .status import DeviceSeen, SyncResult, SyncStatus
