@@ -22,7 +22,7 @@ from regulation.model import Regulation
 from .. import validate
 from ..errors import InvalidInput
 from ..model import Event, Player, Record, RecordedBy, Round
-from ..record_check import checked_fields
+from ..record_check import RecordFields, checked_fields
 from .clock_items import CLOCK_CHECKS
 
 RECORD = "record"
@@ -79,9 +79,14 @@ def record_body(record: Record) -> str:
 
 
 def record_fields(record: Record) -> dict[str, Any]:
+    return _body(record, record.created_at, record.deleted)
+
+
+def _body(record: Record | RecordFields, created_at: datetime, deleted: bool) -> dict[str, Any]:
+    """The one layout of a record's body (from a record, or from checked fields)."""
     by = record.recorded_by
     fields = {
-        "created_at": _iso(record.created_at),
+        "created_at": _iso(created_at),
         "recorded_by": {"judge": by.judge, "device": by.device} if by else None,
         "round": record.round,
         "table": record.table,
@@ -89,7 +94,7 @@ def record_fields(record: Record) -> dict[str, Any]:
         "infraction": record.infraction_id,
         "tier": record.tier_id,
         "note": record.note,
-        "deleted": record.deleted,
+        "deleted": deleted,
     }
     # The evidence (issue 20, item 5), only where a record has it: the body of a record
     # without any stays as it was before these fields existed.
@@ -138,25 +143,7 @@ def check_record_body(body: Any, where: str, regulation: Regulation) -> dict[str
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
     created_at = validate.iso_datetime(body.get("created_at"), f"{where}.created_at")
-    fields = checked_fields(body, player, where, regulation)
-    record = Record(
-        id="",
-        event_id="",
-        created_at=created_at,
-        updated_at=created_at,
-        round=fields.round,
-        table=fields.table,
-        player=fields.player,
-        infraction_id=fields.infraction_id,
-        tier_id=fields.tier_id,
-        note=fields.note,
-        deleted=deleted,
-        recorded_by=fields.recorded_by,
-        arrived_at=fields.arrived_at,
-        late_seconds=fields.late_seconds,
-        occurrence=fields.occurrence,
-    )
-    return record_fields(record)
+    return _body(checked_fields(body, player, where, regulation), created_at, deleted)
 
 
 # -- the event's settings ----------------------------------------------------------------------
