@@ -14,7 +14,9 @@ nonce, the status, the time and the body) so that nobody else's answer is merged
 
 The device's clock may be minutes or hours off: the host refuses a time outside `WINDOW_S` of
 its own as "clock", signed with its time, and the device retries once on the host's clock.
-Within the window a nonce is accepted once (the host remembers nonces for twice the window).
+Within the window a nonce is accepted once (the host remembers nonces for twice the window, in
+memory); a request stamped before the host's server started is refused as "clock" too, so that
+one captured before a restart cannot be replayed after it.
 """
 
 from __future__ import annotations
