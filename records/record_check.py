@@ -3,12 +3,15 @@
 (records/validate.py), checked here once for both.
 
 What differs stays with each caller: the keys each one requires, its ids and times, and how a
-deletion is given. Every field is checked on every call: nothing from a file or the network is
-trusted, and the checks are cheap enough (bench/bench_sync.py) to run on each of thousands.
+deletion is given. Every field of every record is checked: nothing from a file or the network is
+trusted. A value met again (the same judge, player or table on thousands of records) is found
+checked already (`_once`): the same value gets the same answer, and a join of 10,000 records
+stays within its time (bench/bench_sync.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,21 +49,59 @@ def checked_fields(
     checked in this order; InvalidInput names the first one at fault (`where`.field). An absent
     "round", "table" or "note" reads as null (callers that require the key check it first)."""
     arrived = entry.get("arrived_at")
+    name, player_id, table = player.get("name"), player.get("id"), entry.get("table")
     return RecordFields(
         round=validate.round_number(entry.get("round"), f"{where}.round"),
-        table=validate.table_label(entry.get("table"), f"{where}.table"),
-        player=validate.player_from(player.get("name"), player.get("id"), f"{where}.player"),
+        table=_once(("table", table), lambda: validate.table_label(table, f"{where}.table"), table),
+        player=_once(
+            ("player", name, player_id),
+            lambda: validate.player_from(name, player_id, f"{where}.player"),
+            name,
+            player_id,
+        ),
         infraction_id=validate.infraction_id(
             regulation, entry.get("infraction"), f"{where}.infraction"
         ),
         tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
         note=validate.text(entry.get("note"), f"{where}.note", validate.MAX_NOTE, multiline=True),
-        recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
+        recorded_by=_recorded_by(entry.get("recorded_by"), where),
         arrived_at=None
         if arrived is None
         else validate.iso_datetime(arrived, f"{where}.arrived_at"),
         late_seconds=validate.late_seconds(entry.get("late_seconds"), f"{where}.late_seconds"),
         occurrence=validate.occurrence(entry.get("occurrence"), f"{where}.occurrence"),
+    )
+
+
+# Checked values met again (a judge's name and device on most records, the same players and
+# tables over and over): value → its checked form. Only text and null are kept (hashable, and
+# the checks are pure functions of them); a refusal is never kept, so it is made, with its
+# place in the message, every time.
+_CHECKED: dict[tuple[Any, ...], Any] = {}
+_CHECKED_MAX = 4096
+
+
+def _once(key: tuple[Any, ...], check: Callable[[], Any], *values: Any) -> Any:
+    if not all(value is None or type(value) is str for value in values):
+        return check()
+    found = _CHECKED.get(key)
+    if found is None:
+        found = check()
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = found
+    return found
+
+
+def _recorded_by(value: Any, where: str) -> RecordedBy | None:
+    if not isinstance(value, dict):
+        return recorded_by_from(value, f"{where}.recorded_by")
+    judge, device = value.get("judge"), value.get("device")
+    return _once(
+        ("recorded_by", judge, device),
+        lambda: recorded_by_from(value, f"{where}.recorded_by"),
+        judge,
+        device,
     )
 
 

@@ -13,15 +13,18 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import JST, open_store
 from test_sync_merge import EVENT_ID, deliver, deliveries, state, versions
 
+from records import validate
+from records.errors import InvalidInput
 from records.identity import _IGNORABLE, invisible, visible
 from records.sync import protocol
 from records.sync import versions as stored_versions
-from records.sync.items import RECORD, ItemVersion, canonical
+from records.sync.items import RECORD, ItemVersion, canonical, check_body, check_record_body
 from regulation.model import Regulation
 
 AT = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
@@ -115,3 +118,71 @@ def test_the_quick_test_for_invisible_characters_finds_every_printable_one() -> 
     assert visible("山\u200b田\ufe0f太\u034f郎") == "山田太郎"
     assert visible("ｙａｍａｄａ　太郎") == "ｙａｍａｄａ　太郎"
     assert visible("佐藤\U000e0041") == "佐藤"
+
+
+def test_a_value_met_again_gets_the_same_answer_and_a_refusal_names_its_place_each_time(
+    regulation: Regulation,
+) -> None:
+    """Checked judges, players and tables are found again instead of checked again; a refused
+    value is refused every time, named where it is, and a value that cannot be a key (a list
+    from a hostile peer) is refused, not a crash."""
+    good = json.loads(a_record_body("山田 太郎", "12"))
+    assert check_record_body(good, "a", regulation) == good
+    assert check_record_body(good, "b", regulation) == good  # found checked
+    for bad_name in ["\u200b", "山田\x00", ["山田"], {"n": 1}, 7]:
+        for where in ("items[1].body", "items[2].body"):
+            bad = {**good, "player": {"name": bad_name, "id": None}}
+            with pytest.raises(InvalidInput) as refused:
+                check_record_body(bad, where, regulation)
+            assert str(refused.value).startswith(f"{where}.player.name")
+    for bad_by in [{"judge": "佐藤", "device": ""}, {"judge": ["佐藤"], "device": "ab" * 16}]:
+        for where in ("x", "y"):
+            with pytest.raises(InvalidInput, match=rf"^{where}\.recorded_by\."):
+                check_record_body({**good, "recorded_by": bad_by}, where, regulation)
+    with pytest.raises(InvalidInput, match=r"^z\.table"):
+        check_record_body({**good, "table": "1" * 40}, "z", regulation)
+    # The same text in a wider form is not the canonical one: refused, cached or not.
+    with pytest.raises(InvalidInput, match="canonical"):
+        check_body(RECORD, {**good, "table": "１２"}, "w", regulation)
+
+
+def a_record_body(name: str, table: str) -> str:
+    return canonical(
+        {
+            "created_at": AT.isoformat(timespec="microseconds"),
+            "recorded_by": {"judge": "佐藤", "device": "ab" * 16},
+            "round": 1,
+            "table": table,
+            "player": {"name": name, "id": None},
+            "infraction": "drew-extra-cards",
+            "tier": "warning",
+            "note": None,
+            "deleted": False,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        "2000-01-01T00:00:00+00:00",
+        "1999-12-31T23:59:59.999999+00:00",
+        "2000-01-01T08:59:59.999999+09:00",
+        "2000-01-01T09:00:00+09:00",
+        "1999-12-31T20:00:00-04:00",
+        "2099-12-31T23:59:59.999999+00:00",
+        "2100-01-01T00:00:00+00:00",
+        "2100-01-01T08:59:59.999999+09:00",
+        "2100-01-01T09:00:00+09:00",
+        "0001-01-01T00:00:00+01:00",
+        "9999-12-31T23:59:59-01:00",
+    ],
+)
+def test_the_bounds_of_a_time_are_those_of_the_instant_whatever_its_offset(moment: str) -> None:
+    parsed = datetime.fromisoformat(moment)
+    inside = validate.EARLIEST <= parsed < validate.LATEST  # the aware comparison
+    if inside:
+        assert validate.iso_datetime(moment, "t") == parsed
+    else:
+        with pytest.raises(InvalidInput, match="is not between 2000 and 2099"):
+            validate.iso_datetime(moment, "t")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -39,6 +39,10 @@ class ItemVersion:
     judge: str | None  # the saving judge's name
     saved_at: datetime  # the saving device's clock (shown, never used for ordering)
     body: str  # canonical JSON
+    # The body already parsed, where it was just checked (protocol.parse_item): equal to
+    # json.loads(body), so that storing a page does not parse each body a second time (a
+    # replace() of the body must set it to None).
+    parsed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, str, int, str]:
@@ -109,7 +113,7 @@ def _body(record: Record | RecordFields, created_at: datetime, deleted: bool) ->
 
 def record_from(version: ItemVersion) -> Record:
     """The record a (checked) version describes; its updated_at is the version's saved_at."""
-    body = json.loads(version.body)
+    body = version.parsed if version.parsed is not None else json.loads(version.body)
     by = body.get("recorded_by")
     return Record(
         id=version.item_id,

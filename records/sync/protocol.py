@@ -178,7 +178,7 @@ def parse_item(entry: Any, where: str, event_id: str, regulation: Regulation) ->
     given = entry.get("body")
     body = check_body(kind, given, where, regulation)
     check_item_id(kind, item_id, event_id, given, where)  # `given` equals `body` once checked
-    return ItemVersion(kind, item_id, event_id, stamp, device, judge, saved_at, body)
+    return ItemVersion(kind, item_id, event_id, stamp, device, judge, saved_at, body, given)
 
 
 def parse_items(value: Any, where: str, event_id: str, regulation: Regulation) -> list[ItemVersion]:
