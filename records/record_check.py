@@ -52,10 +52,10 @@ def checked_fields(
     name, player_id, table = player.get("name"), player.get("id"), entry.get("table")
     return RecordFields(
         round=validate.round_number(entry.get("round"), f"{where}.round"),
-        table=_once(("table", table), lambda: validate.table_label(table, f"{where}.table"), table),
+        table=_once(lambda: validate.table_label(table, f"{where}.table"), "table", table),
         player=_once(
-            ("player", name, player_id),
             lambda: validate.player_from(name, player_id, f"{where}.player"),
+            "player",
             name,
             player_id,
         ),
@@ -81,9 +81,12 @@ _CHECKED: dict[tuple[Any, ...], Any] = {}
 _CHECKED_MAX = 4096
 
 
-def _once(key: tuple[Any, ...], check: Callable[[], Any], *values: Any) -> Any:
-    if not all(value is None or type(value) is str for value in values):
-        return check()
+def _once(check: Callable[[], Any], *key: Any) -> Any:
+    """`check()`, or its answer for `key` (a name for the check, then the values) kept from
+    before."""
+    for value in key:
+        if value is not None and type(value) is not str:
+            return check()
     found = _CHECKED.get(key)
     if found is None:
         found = check()
@@ -96,12 +99,11 @@ def _once(key: tuple[Any, ...], check: Callable[[], Any], *values: Any) -> Any:
 def _recorded_by(value: Any, where: str) -> RecordedBy | None:
     if not isinstance(value, dict):
         return recorded_by_from(value, f"{where}.recorded_by")
-    judge, device = value.get("judge"), value.get("device")
     return _once(
-        ("recorded_by", judge, device),
         lambda: recorded_by_from(value, f"{where}.recorded_by"),
-        judge,
-        device,
+        "recorded_by",
+        value.get("judge"),
+        value.get("device"),
     )
 
 

@@ -51,9 +51,10 @@ def store(
     sent on), so that every device keeps the same one whatever the order of arrival."""
     offered: dict[tuple[str, str, int, str], ItemVersion] = {}
     for version in versions:
-        best = offered.get(version.key)
+        key = version.key
+        best = offered.get(key)
         if best is None or version.order > best.order:
-            offered[version.key] = version
+            offered[key] = version
     current: dict[tuple[str, str], ItemVersion] = {}
     here: dict[tuple[str, str, int, str], ItemVersion] = {}
     by_kind: dict[str, list[str]] = {}
