@@ -21,10 +21,10 @@ from .. import strings as S
 from ..context import Context
 from ..sync_link import host_options
 from .log_parts import ERROR_COLOR
-from .sync_parts import confirm, judge_field, update_quietly
+from .sync_parts import confirm, judge_field, problem_text, update_quietly
 
 if TYPE_CHECKING:
-    from records.sync.service import SyncService
+    from records.sync.service import SyncResult, SyncService
 
 
 class SyncActions:
@@ -84,7 +84,7 @@ class SyncActions:
         if result is None:
             return
         if not result.ok:
-            self.say(S.SYNC_NOT_DONE, error=True, reason=result.problem or "")
+            self.say(S.SYNC_NOT_DONE, error=True, reason=self.problem(result))
             return
         status = await asyncio.to_thread(self.service.status)
         done = ctx.ui(
@@ -102,6 +102,9 @@ class SyncActions:
                 done += " · " + ctx.ui(S.SYNC_MOVED_DONE, **report.as_dict())
         await self.started(done)
 
+    def problem(self, result: SyncResult) -> str:
+        return problem_text(self.ctx, result.problem_code, result.problem, result.host)
+
     async def sync_now(self, _: ft.Event) -> None:
         result = await self.run(self.service.sync_now)
         if result is None:
@@ -115,7 +118,7 @@ class SyncActions:
         else:
             status = await asyncio.to_thread(self.link.status)
             if status is None or status.problem != result.problem:  # else its line says it
-                self.say(S.SYNC_NOT_DONE, error=True, reason=result.problem or "")
+                self.say(S.SYNC_NOT_DONE, error=True, reason=self.problem(result))
             else:
                 self.message.visible = False
                 self.update(self.message)
