@@ -16,7 +16,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY
-from ..widgets import heading, penalty_chip, text_button
+from ..widgets import WHOLE_LINES, heading, penalty_chip, text_button
 from .log_parts import (
     current_round,
     fault_screen,
@@ -98,6 +98,8 @@ def log_screen(ctx: Context, route: Route) -> Screen:
             ),
         ),
         ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             value=logbook.player_filter,
             label=ctx.ui(S.LOG_FILTER),
             hint_text=ctx.ui(S.LOG_FILTER_HINT),
@@ -117,6 +119,8 @@ def log_screen(ctx: Context, route: Route) -> Screen:
                     width=round(170 * ctx.sizes.scale),
                 ),
                 ft.TextField(
+                    error_max_lines=WHOLE_LINES,
+                    hint_max_lines=WHOLE_LINES,
                     value=logbook.table_filter,
                     label=ctx.ui(S.LOG_TABLE_FILTER),
                     on_change=on_table,

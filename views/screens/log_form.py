@@ -24,7 +24,14 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY, TIER_COLORS
-from ..widgets import penalty_chip, penalty_label, scrolling_column, text_button, tier_text
+from ..widgets import (
+    WHOLE_LINES,
+    penalty_chip,
+    penalty_label,
+    scrolling_column,
+    text_button,
+    tier_text,
+)
 from .clock_calls import form_call_button
 from .log_parts import (
     ERROR_COLOR,
@@ -169,6 +176,8 @@ class RecordForm:
         sizes = ctx.sizes
         errors = draft.errors
         self.name_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.PLAYER_NAME),
             value=draft.name,
             autofocus=original is None,
@@ -179,6 +188,8 @@ class RecordForm:
             prefix_icon=ft.Icons.PERSON,
         )
         self.id_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.PLAYER_ID),
             value=draft.player_id,
             on_change=self._on_player_id,
@@ -197,6 +208,8 @@ class RecordForm:
             width=160,
         )
         self.table_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.FORM_TABLE),
             value=draft.table,
             on_change=self._on_table,
@@ -205,6 +218,8 @@ class RecordForm:
             width=140,
         )
         self.note_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.FORM_NOTE),
             value=draft.note,
             multiline=True,

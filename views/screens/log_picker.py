@@ -16,7 +16,7 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context
-from ..widgets import text_button
+from ..widgets import WHOLE_LINES, text_button
 from .log_parts import infraction_title, local_time, place_label, player_label, tier_of
 
 MATCHES = 8
@@ -57,6 +57,8 @@ def infraction_picker(
     return [
         ft.Text(ctx.ui(S.PICK_INFRACTION), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
         ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             value=query,
             label=ctx.ui(S.PICK_SEARCH),
             hint_text=ctx.ui(S.PICK_SEARCH_HINT),
