@@ -399,6 +399,30 @@ def test_a_new_record_from_the_log_picks_its_infraction_by_typing(apps, disk) ->
     assert app.client_route == routes.FINDER.link()
 
 
+def test_the_finders_answer_keeps_what_the_new_record_form_held(apps, disk) -> None:
+    """Issue 20, item 3: the picker → the finder → its answer's "record this penalty": the form
+    it opens has the name and table typed before (it used to start empty)."""
+    app = apps(route=routes.LOG_NEW.link())
+    app.type(name_field(app), "木村 一郎")
+    app.type(app.find(ft.TextField, label="卓"), "12")
+    app.click(app.find(text="診断で探す"))
+    assert app.client_route == routes.FINDER.link()
+    app.route(routes.INFRACTION.link(DREW))  # where the finder's walk ends
+    app.click(app.find(text="この罰則を記録"))
+    assert app.client_route == routes.LOG_NEW.link(infraction=DREW)
+    assert name_field(app).value == "木村 一郎"
+    assert app.find(ft.TextField, label="卓").value == "12"
+    assert selected_tier(app) == "B 警告"
+    save(app)
+    assert [(r.player.name, r.infraction_id, r.table) for r in live(disk())] == [
+        ("木村 一郎", DREW, "12")
+    ]
+    # Once answered, it is used up: another "record this penalty" starts afresh.
+    app.route(routes.INFRACTION.link(SLOW))
+    app.click(app.find(text="この罰則を記録"))
+    assert name_field(app).value == ""
+
+
 def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None:
     """Issue 20, item 6: a reclassification is an edit, not a delete and a new record."""
     app = apps()

@@ -155,10 +155,12 @@ def language_button(ctx: Context) -> ft.Control:
     """One tap between Japanese and English, labelled in the language it switches to; on a
     phone its icon alone (its tooltip names it): the label took the title's room."""
     other = "en" if ctx.lang == "ja" else "ja"
+    name = ctx.ui(S.SWITCH_LANGUAGE)
     return ft.TextButton(
         content=ft.Text(language_label(ctx), size=ctx.sizes.body) if ctx.state.wide else None,
-        icon=ft.Icons.TRANSLATE,
-        tooltip=ctx.ui(S.SWITCH_LANGUAGE),
+        # The icon alone is named for screen readers and the keyboard (its tooltip is not).
+        icon=ft.Icon(ft.Icons.TRANSLATE, semantics_label=None if ctx.state.wide else name),
+        tooltip=name,
         on_click=lambda _: ctx.actions.change_settings(language=other),
     )
 

@@ -114,6 +114,8 @@ def log_screen(ctx: Context, route: Route) -> Screen:
                     value=str(logbook.round_filter or ALL_ROUNDS),
                     options=round_options(ctx, store, event),
                     on_select=on_round,
+                    # Editable: Tab reaches it, named by its label (log_form.py).
+                    editable=True,
                     # Not text_size: Flet 1.0.5 then drops the theme's font (log_form.py).
                     text_style=ft.TextStyle(size=ctx.sizes.body, font_family=FONT_FAMILY),
                     width=round(170 * ctx.sizes.scale),

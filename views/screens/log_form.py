@@ -104,6 +104,13 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
     if store is None:
         return fault_screen(ctx, ctx.ui(S.FORM_NEW_TITLE))
     draft = ctx.logbook.drafts.get(route.path)
+    waiting = ctx.logbook.finder_draft
+    if not isinstance(draft, Draft) and isinstance(waiting, Draft) and infraction_id is not None:
+        # The finder's answer to a form's picker: that form's values, with the infraction.
+        ctx.logbook.finder_draft = None
+        draft = replace(waiting, infraction_id=infraction_id, tier_id=None, errors={})
+        draft.picking, draft.pick_query, draft.failure = False, "", None
+        ctx.logbook.drafts[route.path] = draft
     if not isinstance(draft, Draft):
         event = store.current_event()
         latest = store.records(event.id, limit=1)
@@ -201,6 +208,9 @@ class RecordForm:
             value=str(draft.round) if draft.round is not None else NO_ROUND,
             options=self._round_options(),
             on_select=self._on_round,
+            # Editable: its field takes the keyboard's focus (Tab) and is named by its label; a
+            # read-only one was skipped by Tab and had no accessible name (Chromium, Flet 1.0.5).
+            editable=True,
             error_text=errors.get("round"),
             # Not text_size: Flet 1.0.5 then builds the field's style without the theme's font,
             # and Flutter web fetches a fallback font for the Japanese (seen in Chromium).
@@ -360,6 +370,7 @@ class RecordForm:
                 self._on_pick_query,
                 self._pick_infraction,
                 self.draft.errors.get("infraction"),
+                on_finder=self._to_finder if self.original is None else None,
             )
         if self.tardiness_mode:
             choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
@@ -412,6 +423,10 @@ class RecordForm:
     def _open_picker(self, _: ft.Event) -> None:
         self.draft.picking = True
         self._refresh()
+
+    def _to_finder(self) -> None:
+        """The finder's answer opens a new form (record this penalty): it starts from this one."""
+        self.ctx.logbook.finder_draft = self.draft
 
     def _on_pick_query(self, text: str) -> None:
         self.draft.pick_query = text

@@ -36,9 +36,17 @@ def infraction_picker(
     on_query: Callable[[str], None],
     on_pick: Callable[[str], None],
     error: str | None = None,
+    on_finder: Callable[[], None] | None = None,
 ) -> list[ft.Control]:
     """A search field and its matches, each a tap to choose; the finder for a judge without
-    the words. `on_query` keeps what is typed (the form's draft), `on_pick` gets the id."""
+    the words. `on_query` keeps what is typed (the form's draft), `on_pick` gets the id,
+    `on_finder` is told before the finder opens."""
+
+    def open_finder(_: ft.Event) -> None:
+        if on_finder is not None:
+            on_finder()
+        ctx.actions.navigate(routes.FINDER.link())
+
     results = ft.Column(spacing=0)
 
     def fill(text: str) -> None:
@@ -73,7 +81,7 @@ def infraction_picker(
             S.PICK_FINDER,
             kind=ft.TextButton,
             icon=ft.Icons.QUIZ,
-            on_click=lambda _: ctx.actions.navigate(routes.FINDER.link()),
+            on_click=open_finder,
         ),
     ]
 
