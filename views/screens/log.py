@@ -114,6 +114,13 @@ def log_screen(ctx: Context, route: Route) -> Screen:
                     value=str(logbook.round_filter or ALL_ROUNDS),
                     options=round_options(ctx, store, event),
                     on_select=on_round,
+                    # Its arrow is a Tab stop of its own: named, not an empty stop.
+                    trailing_icon=ft.Icon(
+                        ft.Icons.ARROW_DROP_DOWN, semantics_label=ctx.ui(S.LOG_ROUND_FILTER)
+                    ),
+                    selected_trailing_icon=ft.Icon(
+                        ft.Icons.ARROW_DROP_UP, semantics_label=ctx.ui(S.LOG_ROUND_FILTER)
+                    ),
                     # Editable: Tab reaches it, named by its label (log_form.py).
                     editable=True,
                     # Not text_size: Flet 1.0.5 then drops the theme's font (log_form.py).

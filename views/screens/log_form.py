@@ -208,6 +208,11 @@ class RecordForm:
             value=str(draft.round) if draft.round is not None else NO_ROUND,
             options=self._round_options(),
             on_select=self._on_round,
+            # Its arrow is a Tab stop of its own: named, not an empty stop.
+            trailing_icon=ft.Icon(ft.Icons.ARROW_DROP_DOWN, semantics_label=ctx.ui(S.FORM_ROUND)),
+            selected_trailing_icon=ft.Icon(
+                ft.Icons.ARROW_DROP_UP, semantics_label=ctx.ui(S.FORM_ROUND)
+            ),
             # Editable: its field takes the keyboard's focus (Tab) and is named by its label; a
             # read-only one was skipped by Tab and had no accessible name (Chromium, Flet 1.0.5).
             editable=True,
