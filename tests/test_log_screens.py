@@ -421,6 +421,19 @@ def test_the_finders_answer_keeps_what_the_new_record_form_held(apps, disk) -> N
     app.route(routes.INFRACTION.link(SLOW))
     app.click(app.find(text="この罰則を記録"))
     assert name_field(app).value == ""
+    # A form that went to the finder, then a new form begun and saved by typing its
+    # infraction: nothing of the first is left to fill a later one.
+    app.route(routes.LOG_NEW.link())
+    app.type(name_field(app), "佐藤 次郎")
+    app.click(app.find(text="診断で探す"))
+    app.route(routes.LOG_NEW.link())
+    app.type(name_field(app), "鈴木 三郎")
+    app.type(app.find(ft.TextField, label="違反を探す"), "引きすぎ")
+    app.click(app.find(ft.ListTile, text="故意ではなく、過剰にカードを引いた"))
+    save(app)
+    app.route(routes.INFRACTION.link(SLOW))
+    app.click(app.find(text="この罰則を記録"))
+    assert name_field(app).value == ""
 
 
 def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None:

@@ -105,9 +105,10 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
         return fault_screen(ctx, ctx.ui(S.FORM_NEW_TITLE))
     draft = ctx.logbook.drafts.get(route.path)
     waiting = ctx.logbook.finder_draft
+    if not isinstance(draft, Draft):  # a form begun afresh: no other waits for the finder
+        ctx.logbook.finder_draft = None
     if not isinstance(draft, Draft) and isinstance(waiting, Draft) and infraction_id is not None:
         # The finder's answer to a form's picker: that form's values, with the infraction.
-        ctx.logbook.finder_draft = None
         draft = replace(waiting, infraction_id=infraction_id, tier_id=None, errors={})
         draft.picking, draft.pick_query, draft.failure = False, "", None
         ctx.logbook.drafts[route.path] = draft
@@ -433,6 +434,11 @@ class RecordForm:
         """The finder's answer opens a new form (record this penalty): it starts from this one."""
         self.ctx.logbook.finder_draft = self.draft
 
+    def _finder_answered(self) -> None:
+        """This form no longer waits for the finder (picked by typing, or saved): a later
+        "record this penalty" starts afresh, not with this form's player."""
+        self.ctx.logbook.finder_draft = None
+
     def _on_pick_query(self, text: str) -> None:
         self.draft.pick_query = text
 
@@ -440,6 +446,7 @@ class RecordForm:
         """A reclassification: the record follows the new infraction's tier (the judge may
         choose another again below)."""
         draft = self.draft
+        self._finder_answered()
         draft.infraction_id = infraction_id
         draft.tier_id = None
         draft.picking = False
@@ -722,6 +729,7 @@ class RecordForm:
             self._refresh()
             return
         ctx.logbook.drafts.pop(self.path, None)
+        self._finder_answered()
         ctx.actions.log_changed()
         ctx.actions.notify(ctx.ui(S.SAVED))
         ctx.actions.replace(routes.LOG_RECORD.link(record.id))
