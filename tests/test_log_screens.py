@@ -579,11 +579,13 @@ def test_recent_players_are_offered_as_you_type(apps) -> None:
     record(app, DREW, "鈴木花子", player_id="0042")
     open_form(app, SLOW)
     app.type(name_field(app), "鈴")
-    offered = app.find(ft.Chip, text="鈴木花子（ID 0042）")
+    offered = app.find(ft.OutlinedButton, text="鈴木花子（ID 0042）")
     app.click(offered)
     assert name_field(app).value == "鈴木花子"
     assert app.find(ft.TextField, label="プレイヤーID（任意）").value == "0042"
-    assert not app.exists(ft.Chip, text="鈴木花子（ID 0042）")  # chosen: no longer offered
+    assert not app.exists(
+        ft.OutlinedButton, text="鈴木花子（ID 0042）"
+    )  # chosen: no longer offered
 
 
 # -- tardiness -------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from views.theme import FONT_FAMILY, FONT_FILES, TypeScale
 from .harness import REPO_ROOT, AppServer, FlutterApp
 from .layout import assert_laid_out
 from .test_browser import CATALOG, ui
-from .test_log_layout import server_for
+from .test_log_layout import LONG_LATIN, server_for
 
 pytestmark = pytest.mark.browser
 
@@ -176,6 +176,7 @@ def late_record(regulation: Regulation, tmp_path_factory: pytest.TempPathFactory
             event.id,
             RecordInput(Player("遅刻 次郎"), "not-seated-5-minutes", round=1, table="9"),
         ).id
+        store.add_record(event.id, RecordInput(Player(LONG_LATIN), "drew-extra-cards", round=1))
     return folder, late
 
 
@@ -282,3 +283,22 @@ def test_a_long_placeholder_wraps_inside_its_field(
         f" ({field_box['width']:.0f}×{field_box['height']:.0f}) holds {lines} line(s): cut"
     )
     assert_laid_out(app, "the log with the filter's placeholder")
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("phone", "ja")])
+def test_a_long_recent_name_on_the_form_is_whole(
+    open_app, text_size_server: AppServer, measure, size: str, lang: str
+) -> None:
+    """The new record's recent players: a long name wraps in its button (a chip cut it)."""
+    app = open_app(
+        size,
+        {"ja": "ja-JP", "en": "en-US"}[lang],
+        "/log/new",
+        server=text_size_server,
+        settings={"language": lang, **LARGEST},
+    )
+    name = app.text(LONG_LATIN)
+    app.wait_for(name)
+    assert_laid_out(app, "the new record's recent players")
+    assert_whole(app, name, LONG_LATIN, SIZES_175.small, measure)
+    app.screenshot(f"{lang}-175-form-recent-players")

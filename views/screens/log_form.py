@@ -545,9 +545,10 @@ class RecordForm:
         if not players:
             return []
         chips: list[ft.Control] = [
-            ft.Chip(
-                label=ft.Text(player_label(ctx, p), size=ctx.sizes.small),
-                leading=ft.Icon(ft.Icons.PERSON_OUTLINE, size=ctx.sizes.body),
+            # A button, not a chip: a chip's label is one line, a long name cut at 175 %.
+            ft.OutlinedButton(
+                content=ft.Text(player_label(ctx, p), size=ctx.sizes.small),
+                icon=ft.Icon(ft.Icons.PERSON_OUTLINE, size=ctx.sizes.body),
                 on_click=lambda _, p=p: self._pick_player(p),
             )
             for p in players
