@@ -8,6 +8,7 @@ the focused control (a text field's own <input>), so `document.activeElement` na
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -29,12 +30,28 @@ FOCUSED = """() => {
 }"""
 
 
+# Which element has the focus, as a number (the same element, the same number).
+FOCUS_SERIAL = """() => {
+  window.__focusSerials = window.__focusSerials || new WeakMap();
+  const e = document.activeElement;
+  if (!e) return 0;
+  if (!window.__focusSerials.has(e)) window.__focusSerials.set(e, window.__focusSerials.size + 1
+    + Math.floor(Math.random() * 1e9));
+  return window.__focusSerials.get(e);
+}"""
+
+
 def tab_through(app: FlutterApp, presses: int) -> list[str]:
-    """What has the focus after each of `presses` Tabs."""
+    """What has the focus after each of `presses` Tabs (each waited for: the focus moves once
+    Flutter has handled the key, later on a loaded machine)."""
     names = []
     for _ in range(presses):
+        before = app.page.evaluate(FOCUS_SERIAL)
         app.page.keyboard.press("Tab")
-        app.page.wait_for_timeout(150)
+        deadline = time.monotonic() + 3
+        while app.page.evaluate(FOCUS_SERIAL) == before and time.monotonic() < deadline:
+            app.page.wait_for_timeout(50)
+        app.page.wait_for_timeout(100)  # its accessible name settles with it
         names.append(app.page.evaluate(FOCUSED))
     return names
 
