@@ -189,7 +189,8 @@ class Shell:
         return settings.theme, settings.text_scale, settings.language
 
     def _is_wide(self) -> bool:
-        return (self.page.width or 0) >= WIDE_BREAKPOINT
+        self.state.width = float(self.page.width or 0)  # the app bar fits its title to it
+        return self.state.width >= WIDE_BREAKPOINT
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Runs `work` on the app's loop, from its thread or a handler's. Not `page.run_task`:

@@ -20,6 +20,7 @@ from records.store import LogStore
 from .. import strings as S
 from ..context import Context
 from ..sync_link import host_options
+from ..widgets import WHOLE_LINES
 from .log_parts import ERROR_COLOR
 from .sync_parts import confirm, judge_field, problem_text, update_quietly
 
@@ -38,6 +39,8 @@ class SyncActions:
         self.message = ft.Text("", size=ctx.sizes.body, weight=ft.FontWeight.BOLD, visible=False)
         self.judge = judge_field(ctx)
         self.address = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.SYNC_ADDRESS),
             hint_text=ctx.ui(S.SYNC_ADDRESS_HINT),
             keyboard_type=ft.KeyboardType.URL,
@@ -45,6 +48,8 @@ class SyncActions:
             text_size=ctx.sizes.body,
         )
         self.code = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.SYNC_CODE),
             hint_text=ctx.ui(S.SYNC_CODE_HINT),
             capitalization=ft.TextCapitalization.CHARACTERS,

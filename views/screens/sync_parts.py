@@ -20,7 +20,7 @@ from .. import strings as S
 from ..context import Context
 from ..sync_link import is_offline, seconds_since, short_device
 from ..theme import OK_COLOR
-from ..widgets import heading, text_button
+from ..widgets import WHOLE_LINES, heading, text_button
 from .log_parts import ERROR_COLOR, WARNING_COLOR
 
 if TYPE_CHECKING:
@@ -229,6 +229,8 @@ def devices_column(ctx: Context, status: SyncStatus) -> DevicesColumn:
 
 def judge_field(ctx: Context) -> ft.TextField:
     return ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.SYNC_JUDGE),
         prefix_icon=ft.Icons.BADGE,
         text_size=ctx.sizes.body,
