@@ -75,6 +75,19 @@ def finder(regulation: Regulation) -> Finder:
     return load_finder(regulation)
 
 
+@pytest.fixture(scope=_shared("session"))
+def extracted_messages() -> list[tuple[str, int, str, list[str], str | None]]:
+    """What `pybabel extract` finds with babel.cfg's mapping, as (file, line, message,
+    comments, context): a walk of the whole project that parses the data with the pure-Python
+    YAML loader, done once for the catalog tests that read it."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)
+    return list(extract_from_dir(str(ROOT), method_map, options_map))
+
+
 @pytest.fixture(autouse=True)
 def _forget_folding_memos_under_mutmut() -> Iterator[None]:
     if _under_mutmut():
