@@ -570,6 +570,7 @@ def test_sessions_share_the_data_loaded_once(apps) -> None:
     first, second = apps(), apps(prefs={"language": "en"})
     assert first.page.data.regulation is second.page.data.regulation
     assert first.page.data.finder is second.page.data.finder
+    assert first.page.data.search_index() is second.page.data.search_index()
 
 
 @pytest.mark.parametrize(
