@@ -73,9 +73,17 @@ def list_command(regulation: Regulation, as_json: bool, out: TextIO = sys.stdout
 def search_command(
     regulation: Regulation, query: str, limit: int, as_json: bool, out: TextIO = sys.stdout
 ) -> int:
+    from .data import DataError
     from .search import SearchIndex
+    from .situation_model import verify_situation_model
 
-    hits = SearchIndex.build(regulation).search(query, limit=limit)
+    try:
+        verify_situation_model(entry.id for entry in regulation.entries())
+        index = SearchIndex.build(regulation)
+    except DataError as exc:  # the situation model's weights: one line, like any data file
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    hits = index.search(query, limit=limit)
     if as_json:
         results = [{**entry_json(regulation, h.entry), "score": round(h.score, 3)} for h in hits]
         print_json({"query": query, "results": results}, out)

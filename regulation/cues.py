@@ -169,6 +169,12 @@ _INTENT_PATTERN = re.compile(
 _INTENT_OF_WORD = dict(_INTENT_TABLE)
 
 
+def without_intent(folded: str) -> str:
+    """A folded text with its intent words blanked: what the situation model reads (intent is
+    the cues' to weigh, once; the model learns the situation)."""
+    return _INTENT_PATTERN.sub(" ", folded)
+
+
 def read_cues(folded: str) -> Cues:
     """Intent words and quantities in a folded query. When a query states both intents (by
     accident … then on purpose), the last one stated counts."""

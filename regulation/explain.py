@@ -37,11 +37,13 @@ class Cue:
     """Something the query stated that moved this hit: intent ("deliberate" / "accidental"; and
     "no_accidental_entry" on a deliberate entry a query of an honest mistake lowered, which the
     source has no accidental entry for) or a quantity (minutes, deck_size, copies, with the
-    quantity as read: 12, 4:59, <5) read against the regulation's thresholds. `raised` is True
-    when it ranked the hit up, False when down."""
+    quantity as read: 12, 4:59, <5) read against the regulation's thresholds; or "typical": the
+    situation model (regulation/situation_model.py) ranked it up, the query reading like the
+    typical situations of this entry. `raised` is True when it ranked the hit up, False when
+    down."""
 
-    kind: Literal["intent"] | QuantityKind
-    value: Intent | Literal["no_accidental_entry"] | str
+    kind: Literal["intent", "typical"] | QuantityKind
+    value: Intent | Literal["no_accidental_entry", "typical"] | str
     raised: bool
 
 

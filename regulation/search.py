@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .blend import add_model, best_first, moved_up
 from .cues import (
     DELIBERATE_FORM,
     HONEST_ERROR_ENTRY,
@@ -56,6 +57,7 @@ from .normalize import (
 from .quantities import QuantityKind
 from .query import Query, Term, parse
 from .readings import Readings, load_readings
+from .situation_model import SituationModel, load_situation_model
 
 # Field weights: where a match is found.
 TITLE = 10.0
@@ -220,11 +222,14 @@ class SearchIndex:
         "_deliberate_twins",
         "_display",
         "_entries",
+        "_entry_ids",
         "_explained",
         "_honest_error",
         "_intent",
         "_kanji",
         "_members",
+        "_model",
+        "_model_entries",
         "_pairs",
         "_readings",
         "_regulation",
@@ -239,13 +244,26 @@ class SearchIndex:
         "_words",
     )
 
-    def __init__(self, regulation: Regulation, readings: Readings | None = None) -> None:
+    def __init__(
+        self,
+        regulation: Regulation,
+        readings: Readings | None = None,
+        model: SituationModel | bool = True,
+    ) -> None:
         self._regulation = regulation
         self._readings = load_readings() if readings is None else readings
         self._entries: tuple[Entry, ...] = regulation.entries()
+        self._entry_ids = [entry.id for entry in self._entries]
         # The index holds "documents": every entry (0 … n-1), then every section (n …), whose
         # name and aliases are indexed once and reach its infractions at query time.
         entry_number = {entry.id: index for index, entry in enumerate(self._entries)}
+        self._model = load_situation_model() if model is True else model or None
+        if self._model is not None and not set(self._model.labels) <= set(entry_number):
+            # Not trained on this regulation (a test's small one): words only. The app checks
+            # the shipped model against its regulation at start-up (verify_situation_model).
+            self._model = None
+        labels = self._model.labels if self._model is not None else ()
+        self._model_entries = {label: entry_number[label] for label in labels}
         self._members: dict[int, tuple[int, ...]] = {
             len(self._entries) + number: tuple(
                 entry_number[infraction.id]
@@ -331,9 +349,16 @@ class SearchIndex:
                 postings[key][document] = weight
 
     @classmethod
-    def build(cls, regulation: Regulation, readings: Readings | None = None) -> SearchIndex:
-        """The index of `regulation`; `readings` default to the committed assets/readings.json."""
-        return cls(regulation, readings)
+    def build(
+        cls,
+        regulation: Regulation,
+        readings: Readings | None = None,
+        model: SituationModel | bool = True,
+    ) -> SearchIndex:
+        """The index of `regulation`; `readings` default to the committed assets/readings.json,
+        `model` (True) to the committed assets/situation_model.json (False: words only).
+        Raises DataError when the model's file is unusable."""
+        return cls(regulation, readings, model)
 
     # -- searching ---------------------------------------------------------------------------
 
@@ -366,16 +391,30 @@ class SearchIndex:
             entry_index: score * (matched[entry_index] / term_count) ** 2
             for entry_index, score in scores.items()
         }
+        words_only = dict(final)
+        # A query that is a title or alias whole ("intentional draw") is a name: the words know.
+        probabilities = {}
+        if self._model is not None and parsed.whole not in self._whole_fields:
+            probabilities = self._model.probabilities(query)
+            if not add_model(final, probabilities, self._model_entries):
+                probabilities = {}
         decided = self._apply_cues(parsed, final)
+        if probabilities:
+            self._apply_cues(parsed, words_only)
+            for entry_index in moved_up(final, words_only, probabilities, self._entry_ids):
+                cue = Cue("typical", "typical", True)
+                decided[entry_index] = (cue, *decided.get(entry_index, ()))
         pairs = ((score, entry_index) for entry_index, score in final.items() if score > 0)
         ranked = (
-            sorted(pairs, key=_best_first)
+            sorted(pairs, key=best_first)
             if limit is None
-            else heapq.nsmallest(limit, pairs, key=_best_first)
+            else heapq.nsmallest(limit, pairs, key=best_first)
         )
         # Hits far below the best one are noise to a judge (after "slow play" matched exactly,
-        # "play" as the prefix of "player" in other titles).
-        floor = ranked[0][0] * RELATIVE_FLOOR if ranked else 0.0
+        # "play" as the prefix of "player" in other titles). The best is the words' (cues
+        # applied): the model's share may add hits, never hide one the words found.
+        best = max(words_only.values(), default=0.0) if probabilities else 0.0
+        floor = (best or (ranked[0][0] if ranked else 0.0)) * RELATIVE_FLOOR
         return [
             SearchHit(
                 self._entries[entry_index],
@@ -469,7 +508,11 @@ class SearchIndex:
 
     def _add_bonuses(self, parsed: Query, scores: dict[int, float]) -> None:
         """Reward entries that have the query's words together, not just somewhere."""
-        bonuses = [(self._whole_fields.get(parsed.whole, {}), WHOLE_FIELD_BONUS)]
+        # The whole query, or its words without the filler the parser dropped ("the caution").
+        whole = self._whole_fields.get(parsed.whole) or self._whole_fields.get(
+            " ".join(term.text for term in parsed.terms), {}
+        )
+        bonuses = [(whole, WHOLE_FIELD_BONUS)]
         bonuses += [(self._word_pairs.get(pair, {}), PHRASE_BONUS) for pair in parsed.word_pairs]
         bonuses += [(self._exact_japanese(phrase), PHRASE_BONUS) for phrase in parsed.phrases]
         for found, share in bonuses:
@@ -647,9 +690,3 @@ class SearchIndex:
             )
             explained = self._explained[entry_index] = (fields, situations)
         return explained
-
-
-def _best_first(item: tuple[float, int]) -> tuple[float, int]:
-    """Sort key of (score, entry index): higher score first, ties in document order."""
-    score, entry_index = item
-    return -score, entry_index

@@ -11,6 +11,7 @@ from regulation.catalog import Catalog
 from regulation.finder import Finder, load_finder
 from regulation.loader import english_catalog, load_regulation
 from regulation.model import Regulation
+from regulation.situation_model import verify_situation_model
 
 from .shell import Shell
 from .theme import apply_theme
@@ -24,6 +25,9 @@ def app_data() -> tuple[Regulation, Finder, Catalog]:
     the web mode, then shares it. Raises RegulationError (or OSError)."""
     catalog = english_catalog()
     regulation = load_regulation(catalog=catalog)
+    # The situation model's weights: whole, as trained and for this regulation; they are read
+    # with the search index, off the start-up path.
+    verify_situation_model(entry.id for entry in regulation.entries())
     return regulation, load_finder(regulation, catalog), catalog
 
 

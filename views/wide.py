@@ -174,6 +174,8 @@ class WidePage:
         assert isinstance(new.title, ft.Text)
         kept.title.value = new.title.value
         kept.title.size = new.title.size
+        kept.title.max_lines = new.title.max_lines
+        kept.toolbar_height = new.toolbar_height  # grown for a long title (views/layout.py)
         if kept.leading is not new.leading:
             kept.leading = new.leading
         if self._actions != actions:

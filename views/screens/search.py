@@ -10,7 +10,7 @@ from regulation.model import Infraction, Lang, Text
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import entry_row, icon_button, section_of, text_button
+from ..widgets import WHOLE_LINES, entry_row, icon_button, section_of, text_button
 from .saved import saved_controls
 
 RESULT_LIMIT = 30
@@ -75,6 +75,7 @@ CUE_NAMES: dict[str, str] = {
     "deck_size": S.WHY_DECK_SIZE,
     "copies": S.WHY_COPIES,
     "no_accidental_entry": S.WHY_NO_ACCIDENTAL_ENTRY,
+    "typical": S.WHY_TYPICAL,
 }
 
 
@@ -128,6 +129,8 @@ def search_screen(ctx: Context, query: str) -> Screen:
         show("")
 
     field = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         value=query,
         autofocus=True,
         hint_text=ctx.ui(S.SEARCH_HINT),
