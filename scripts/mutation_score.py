@@ -108,6 +108,8 @@ def main() -> int:
     def line(label: str, counts: Counter[str]) -> str:
         scored = counts["mutants"] - counts["equivalent"]
         score = f"{100 * counts['killed'] / scored:5.1f} %" if scored else "    —  "
+        if counts["mutants"] and counts["not run"] == counts["mutants"]:
+            score = "not run"
         return (
             f"{label:30} {counts['mutants']:6} {counts['equivalent']:6} {counts['killed']:6}"
             f" {counts['survived']:6} {counts['not run']:6}   {score}"

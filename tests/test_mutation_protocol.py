@@ -197,10 +197,13 @@ def test_a_page_of_items(regulation: Regulation) -> None:
     assert refused.value.field == "items[1].stamp"
     with pytest.raises(InvalidInput) as refused:
         protocol.parse_items({"0": item()}, "push", EVENT_ID, regulation)
-    assert str(refused.value) == "push: must be a list"
+    assert (refused.value.field, str(refused.value)) == ("push", "push: must be a list")
     with pytest.raises(InvalidInput) as refused:
         protocol.parse_items([None] * (protocol.PAGE_ITEMS + 1), "push", EVENT_ID, regulation)
-    assert str(refused.value) == "push: more than 1000 items in one page"
+    assert (refused.value.field, str(refused.value)) == (
+        "push",
+        "push: more than 1000 items in one page",
+    )
     with pytest.raises(InvalidInput) as refused:  # a full page is read, item by item
         protocol.parse_items([None] * protocol.PAGE_ITEMS, "push", EVENT_ID, regulation)
     assert refused.value.field == "push[0]"
