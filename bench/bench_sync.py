@@ -1,10 +1,12 @@
 """Venue-sync benchmark (issue 17), on localhost only (127.0.0.1):
 
-    python bench/bench_sync.py [--devices 10] [--records 1000] [--joiners 30] [--seconds 30]
+    python bench/bench_sync.py [--devices 10] [--records 1000] [--runs 3] [--joiners 30]
+                               [--seconds 30] [--only join|save|memory|host]
 
 1. join: a new device joins an event that holds `--devices` × `--records` records (each made
    on its own device, so 10,000 versions from 10 device ids); the time from `join()` until the
-   whole event is in its log (target ≤ 2 s);
+   whole event is in its log (target ≤ 2 s), wall and CPU (host and device together: both run
+   in this process), `--runs` times, each on a new event, with the load average;
 2. save → host: a joined device with its background loop on saves a record; the time until the
    host has it (its save listener fires), p50 and p95 over 40 saves (target p50 ≤ 100 ms);
 3. host CPU: `main.py sync host` in a process of its own, `--joiners` devices (in this process)
@@ -85,7 +87,25 @@ def fill(store: LogStore, event_id: str, devices: int, per_device: int) -> None:
         apply(db, store._events, store._history, batch)
 
 
-def bench_join(regulation: Regulation, folder: Path, devices: int, per_device: int) -> float:
+def bench_joins(
+    regulation: Regulation, folder: Path, devices: int, per_device: int, runs: int
+) -> None:
+    walls, cpus = [], []
+    for run in range(runs):
+        took, cpu = bench_join(regulation, folder / f"join{run}", devices, per_device)
+        walls.append(took)
+        cpus.append(cpu)
+    load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(
+        f"join over {runs} runs: wall {min(walls):.2f}–{max(walls):.2f} s (median "
+        f"{statistics.median(walls):.2f}), CPU {min(cpus):.2f}–{max(cpus):.2f} s (median "
+        f"{statistics.median(cpus):.2f}); load average {load} (1 / 5 / 15 min)"
+    )
+
+
+def bench_join(
+    regulation: Regulation, folder: Path, devices: int, per_device: int
+) -> tuple[float, float]:
     host = LogStore.open(regulation, folder / "host" / "log.sqlite3")
     event = host.create_event("県大会")
     fill(host, event.id, devices, per_device)
@@ -108,7 +128,7 @@ def bench_join(regulation: Regulation, folder: Path, devices: int, per_device: i
         closing.close()
     joiner.close()
     host.close()
-    return took
+    return took, cpu
 
 
 def bench_save_to_host(regulation: Regulation, folder: Path, samples: int) -> list[float]:
@@ -233,14 +253,21 @@ def main() -> None:
     parser.add_argument("--joiners", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", choices=("join", "save", "memory", "host"))
     args = parser.parse_args()
     regulation = load_regulation()
+    wanted = {args.only} if args.only else {"join", "save", "memory", "host"}
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder)
-        bench_join(regulation, base, args.devices, args.records)
-        bench_save_to_host(regulation, base, args.samples)
-        bench_memory(regulation, base, (2_000, 20_000))
-        bench_host_cpu(regulation, base, args.joiners, args.seconds)
+        if "join" in wanted:
+            bench_joins(regulation, base, args.devices, args.records, args.runs)
+        if "save" in wanted:
+            bench_save_to_host(regulation, base, args.samples)
+        if "memory" in wanted:
+            bench_memory(regulation, base, (2_000, 20_000))
+        if "host" in wanted:
+            bench_host_cpu(regulation, base, args.joiners, args.seconds)
 
 
 if __name__ == "__main__":

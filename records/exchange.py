@@ -55,9 +55,10 @@ from .errors import InvalidInput, LogError
 from .faults import describe_fault
 from .merge import ImportedEvent
 from .model import Event, Record, Round
+from .record_check import checked_fields
 from .sync.clock_items import CLOCK_KINDS
 from .sync.hlc import orderable
-from .sync.items import EVENT, RECORD, ItemVersion, recorded_by_from
+from .sync.items import EVENT, RECORD, ItemVersion
 from .sync.local import legacy_version
 from .sync.protocol import item_json, parse_item
 
@@ -345,26 +346,24 @@ def _record(
     deleted = entry.get("deleted", False)
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
-    arrived = entry.get("arrived_at")  # the evidence: absent from version 1 files
-    arrived_at = None if arrived is None else validate.iso_datetime(arrived, f"{where}.arrived_at")
+    record_id = _uuid(entry.get("id"), f"{where}.id")
+    fields = checked_fields(entry, player, where, regulation)
     return Record(
-        id=_uuid(entry.get("id"), f"{where}.id"),
+        id=record_id,
         event_id=event_id,
         created_at=validate.iso_datetime(entry.get("created_at"), f"{where}.created_at"),
         updated_at=validate.iso_datetime(entry.get("updated_at"), f"{where}.updated_at"),
-        round=validate.round_number(entry["round"], f"{where}.round"),
-        table=validate.table_label(entry["table"], f"{where}.table"),
-        player=validate.player_from(player.get("name"), player.get("id"), f"{where}.player"),
-        infraction_id=validate.infraction_id(
-            regulation, entry.get("infraction"), f"{where}.infraction"
-        ),
-        tier_id=validate.tier_id(regulation, entry.get("tier"), f"{where}.tier"),
-        note=validate.text(entry["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
+        round=fields.round,
+        table=fields.table,
+        player=fields.player,
+        infraction_id=fields.infraction_id,
+        tier_id=fields.tier_id,
+        note=fields.note,
         deleted=deleted,
-        recorded_by=recorded_by_from(entry.get("recorded_by"), f"{where}.recorded_by"),
-        arrived_at=arrived_at,
-        late_seconds=validate.late_seconds(entry.get("late_seconds"), f"{where}.late_seconds"),
-        occurrence=validate.occurrence(entry.get("occurrence"), f"{where}.occurrence"),
+        recorded_by=fields.recorded_by,
+        arrived_at=fields.arrived_at,
+        late_seconds=fields.late_seconds,
+        occurrence=fields.occurrence,
     )
 
 

@@ -72,29 +72,37 @@ class History:
 
     def insert(self, db: sqlite3.Connection, event_rowid: int, record: Record) -> None:
         """A record's row, as it is (inside the caller's write)."""
-        player_ref = self._players.ref(db, record.player, to_us(record.updated_at))
-        db.execute(
+        self.insert_many(db, [(event_rowid, record)])
+
+    def insert_many(self, db: sqlite3.Connection, rows: list[tuple[int, Record]]) -> None:
+        """Records' rows (event row id, record), as they are, by one executemany (a synced
+        page holds up to a thousand; inside the caller's write)."""
+        refs = self._players.refs(db, [(r.player, to_us(r.updated_at)) for _rowid, r in rows])
+        db.executemany(
             "INSERT INTO records (uuid, event_id, player_ref, round, table_label, infraction,"
             " tier, note, created_at, updated_at, created_us, updated_us, deleted,"
             " recorded_judge, recorded_device, arrived_at, late_seconds, occurrence)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                record.id,
-                event_rowid,
-                player_ref,
-                record.round,
-                record.table,
-                record.infraction_id,
-                record.tier_id,
-                record.note,
-                iso(record.created_at),
-                iso(record.updated_at),
-                to_us(record.created_at),
-                to_us(record.updated_at),
-                int(record.deleted),
-                *_by(record),
-                *_evidence(record),
-            ),
+            [
+                (
+                    record.id,
+                    event_rowid,
+                    refs[record.player],
+                    record.round,
+                    record.table,
+                    record.infraction_id,
+                    record.tier_id,
+                    record.note,
+                    iso(record.created_at),
+                    iso(record.updated_at),
+                    to_us(record.created_at),
+                    to_us(record.updated_at),
+                    int(record.deleted),
+                    *_by(record),
+                    *_evidence(record),
+                )
+                for event_rowid, record in rows
+            ],
         )
 
     def update(self, db: sqlite3.Connection, record: Record) -> None:

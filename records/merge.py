@@ -158,28 +158,28 @@ def apply(
     """Stores the versions (a set union) and makes each touched thing's current version the
     row here; inside the caller's write. Events first, so that their records find them."""
     given = list(given)
-    touched = versions.add(db, given, from_host=from_host)
+    stored = versions.store(db, given, from_host=from_host)
+    touched = stored.touched
     for _kind, _event, item in sorted(t for t in touched if t[0] == EVENT):
-        winner = versions.current(db, EVENT, item)
-        assert winner is not None
-        _apply_event(db, events, winner)
+        _apply_event(db, events, stored.current[(EVENT, item)])
     ids = sorted({item for kind, _event, item in touched if kind == RECORD})
-    winners = versions.currents(db, RECORD, ids)
     here = _records_here(db, history, ids)
     added = updated = 0
     rowids: dict[str, int] = {}
+    new: list[tuple[int, Record]] = []
     for record_id in ids:
-        record = items.record_from(winners[record_id])
+        record = items.record_from(stored.current[(RECORD, record_id)])
         found = here.get(record_id)
         if found is None:
             rowid = rowids.get(record.event_id) or _event_rowid(db, events, record.event_id)
-            history.insert(db, rowids.setdefault(record.event_id, rowid), record)
-            added += 1
+            new.append((rowids.setdefault(record.event_id, rowid), record))
             continue
         record = replace(record, event_id=found.event_id)  # a record never changes event
         if found != record:
             history.update(db, record)
             updated += 1
+    history.insert_many(db, new)
+    added = len(new)
     records = {v.item_id for v in given if v.kind == RECORD}
     clock = apply_clock(db, given, touched, lambda event_id: _event_rowid(db, events, event_id))
     return Applied(added, updated, len(records) - added - updated, len(touched), clock)

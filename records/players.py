@@ -67,6 +67,38 @@ class Players:
         self._database.players[cursor.lastrowid] = player
         return cursor.lastrowid
 
+    def refs(self, db: sqlite3.Connection, uses: list[tuple[Player, int]]) -> dict[Player, int]:
+        """The rows of many players at once, each (player, used at) pair as by `ref`, in a few
+        statements however many records name them (inside a write)."""
+        latest: dict[tuple[str, str], tuple[Player, int]] = {}  # the table's unique key
+        for player, used_us in uses:
+            key = (player.name, player.player_id or "")
+            before = latest.get(key)
+            if before is None or used_us > before[1]:
+                latest[key] = (before[0] if before else player, used_us)
+        names = list(dict.fromkeys(name for name, _id in latest))
+        here: dict[tuple[str, str], tuple[int, int]] = {}
+        for start in range(0, len(names), 500):
+            chunk = names[start : start + 500]
+            rows = db.execute(
+                "SELECT id, name, ifnull(player_id, ''), last_used_us FROM players"
+                f" WHERE name IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            here.update(((name, pid), (ref, used)) for ref, name, pid, used in rows)
+        found: dict[tuple[str, str], int] = {}
+        later: list[tuple[int, int]] = []
+        for key, (player, used_us) in latest.items():
+            row = here.get(key)
+            if row is None:
+                found[key] = self.ref(db, player, used_us)
+                continue
+            found[key] = row[0]
+            if used_us > row[1]:
+                later.append((used_us, row[0]))
+        db.executemany("UPDATE players SET last_used_us = ? WHERE id = ?", later)
+        return {player: found[(player.name, player.player_id or "")] for player, _used in uses}
+
     def matching(self, name: str | None, player_id: str | None) -> list[int]:
         """Rows of every written form of this player (identity rule in records/identity.py).
 

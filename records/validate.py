@@ -21,6 +21,7 @@ MAX_EVENT_NAME = 100
 MAX_ROUND = 999
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # the times a record, a round or an event may carry
 LATEST = datetime(2100, 1, 1, tzinfo=UTC)
+_EARLIEST_UTC, _LATEST_UTC = EARLIEST.replace(tzinfo=None), LATEST.replace(tzinfo=None)
 MAX_UTC_OFFSET = timedelta(hours=14)  # Kiribati's +14:00; the most negative is -12:00
 _LINE_BREAKS = frozenset("\n\t")  # allowed in names and notes; every other control refused
 
@@ -170,7 +171,11 @@ def aware(value: datetime, field: str) -> datetime:
             field,
             "out_of_range",
         )
-    if not EARLIEST <= value < LATEST:
+    try:  # the instant in UTC without a time zone: compared several times faster than aware
+        within = _EARLIEST_UTC <= value.replace(tzinfo=None) - offset < _LATEST_UTC
+    except OverflowError:  # year 1 at +01:00, year 9999 at -01:00
+        within = False
+    if not within:
         raise InvalidInput(
             f"{field}: {value.isoformat()} is not between {EARLIEST.year} and {LATEST.year - 1}",
             field,

@@ -75,6 +75,19 @@ def finder(regulation: Regulation) -> Finder:
     return load_finder(regulation)
 
 
+@pytest.fixture(scope=_shared("session"))
+def extracted_messages() -> list[tuple[str, int, str, list[str], str | None]]:
+    """What `pybabel extract` finds with babel.cfg's mapping, as (file, line, message,
+    comments, context): a walk of the whole project that parses the data with the pure-Python
+    YAML loader, done once for the catalog tests that read it."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)
+    return list(extract_from_dir(str(ROOT), method_map, options_map))
+
+
 @pytest.fixture(autouse=True)
 def _forget_folding_memos_under_mutmut() -> Iterator[None]:
     if _under_mutmut():
@@ -83,14 +96,52 @@ def _forget_folding_memos_under_mutmut() -> Iterator[None]:
     yield
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under mutmut, the tests of the mutated module first (the order is otherwise mutmut's)."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under mutmut, the tests of the mutated module first (the order is otherwise mutmut's).
+
+    Otherwise the modules whose longest test took longest in the last run first (the browser
+    tests still before the rest: tests/e2e/conftest.py says why; each module's tests stay
+    together and in order, so module fixtures are still made once): the workers take tests
+    in this order, and a long test handed out last kept one core busy alone at the end (a
+    10 s simulation in a 30 s run). A fresh clone, with no record yet, keeps the order."""
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
-    if mutant.count(".") < 2:  # not a mutant: stats, a clean run, or no mutmut at all
+    if _under_mutmut():
+        if mutant.count(".") < 2:  # not a mutant: stats or a clean run
+            return
+        module = mutant.split(".")[1]
+        own = _TESTS_OF_MODULE.get(module, f"test_{module}.py")
+        items.sort(key=lambda item: item.path.name != own)
         return
-    module = mutant.split(".")[1]
-    own = _TESTS_OF_MODULE.get(module, f"test_{module}.py")
-    items.sort(key=lambda item: item.path.name != own)
+    cache = getattr(config, "cache", None)
+    last = cache.get(_DURATIONS_KEY, {}) if cache is not None else {}
+    if not isinstance(last, dict) or not last:
+        return
+    longest: dict[Path, float] = {}
+    for item in items:
+        seconds = last.get(item.nodeid, 0.0)
+        seconds = float(seconds) if isinstance(seconds, (int, float)) else 0.0
+        longest[item.path] = max(longest.get(item.path, 0.0), seconds)
+    # A stable sort: the tests of a module keep their order.
+    items.sort(key=lambda item: ("e2e" not in item.path.parts, -longest[item.path]))
+
+
+# Each test's time in the last run (setup, call and teardown), for the order above.
+_DURATIONS_KEY = "penalty-guide/durations"
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # Seen in the main process for every worker's tests (pytest-xdist forwards the reports).
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    cache = getattr(session.config, "cache", None)
+    if cache is None or hasattr(session.config, "workerinput") or not _durations:
+        return
+    last = cache.get(_DURATIONS_KEY, {})
+    merged = {**(last if isinstance(last, dict) else {}), **_durations}
+    cache.set(_DURATIONS_KEY, {k: round(v, 3) for k, v in merged.items()})
 
 
 @pytest.fixture

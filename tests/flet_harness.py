@@ -226,24 +226,26 @@ def _walk(
     Invisible subtrees (``visible=False``) are skipped. Controls are only found in controls'
     fields and lists, never in value objects (styles, paddings, client actions).
     """
+    # An explicit stack, not recursive generators: `yield from` through every level made each
+    # control cost its depth, and the finders walk the whole screen on every call. Children are
+    # pushed in reverse, so they pop (and are marked seen) in document order, as recursion did.
     seen: set[int] = set()
-
-    def visit(value: Any, ancestors: tuple[ft.BaseControl, ...]):
+    stack: list[tuple[Any, tuple[ft.BaseControl, ...]]] = [(root, ())]
+    while stack:
+        value, ancestors = stack.pop()
         if isinstance(value, (list, tuple)):
-            for item in value:
-                yield from visit(item, ancestors)
-            return
+            stack.extend((item, ancestors) for item in reversed(value))
+            continue
         if not isinstance(value, ft.BaseControl) or id(value) in seen:
-            return
+            continue
         seen.add(id(value))
         if getattr(value, "visible", True) is False:
-            return
+            continue
         yield value, ancestors
-        ancestors = (*ancestors, value)
-        for name in _child_fields(type(value)):
-            yield from visit(getattr(value, name, None), ancestors)
-
-    yield from visit(root, ())
+        inner = (*ancestors, value)
+        stack.extend(
+            (getattr(value, name, None), inner) for name in reversed(_child_fields(type(value)))
+        )
 
 
 def own_texts(control: ft.BaseControl) -> list[str]:

@@ -44,6 +44,7 @@ class FakeSync:
         self.last_synced_at: datetime | None = None
         self.waiting = 0
         self.problem: str | None = None
+        self.problem_code: str | None = None
         self.accepted_code = CODE  # what the "host" takes
         self.reachable = True
         self.subscribers: list[Callable[[SyncStatus], None]] = []
@@ -69,6 +70,7 @@ class FakeSync:
             last_synced_at=self.last_synced_at,
             waiting=self.waiting,
             problem=self.problem,
+            problem_code=self.problem_code if self.problem else None,
         )
 
     def set_judge(self, name: str) -> None:
@@ -94,9 +96,11 @@ class FakeSync:
     def join(self, address: str, code: str) -> SyncResult:
         self.calls.append(f"join {address}")
         if not self.reachable:
-            return SyncResult(False, 0, 0, address, f"cannot reach the host at {address}")
+            return SyncResult(
+                False, 0, 0, address, f"cannot reach the host at {address}", "unreachable"
+            )
         if fold(code) != fold(self.accepted_code):
-            return SyncResult(False, 0, 0, address, "the host refused the join code")
+            return SyncResult(False, 0, 0, address, "wrong join code", "wrong_code")
         shared = self.store.event_by_name(SHARED_EVENT) or self.store.create_event(SHARED_EVENT)
         self.role, self.host_url, self.event_id = "joined", address, shared.id
         self.problem = None
@@ -107,7 +111,8 @@ class FakeSync:
         self.calls.append("sync_now")
         if not self.reachable:
             self.problem = f"cannot reach the host at {self.host_url}"
-            return SyncResult(False, 0, 0, self.host_url, self.problem)
+            self.problem_code = "unreachable"
+            return SyncResult(False, 0, 0, self.host_url, self.problem, self.problem_code)
         self.problem, self.waiting = None, 0
         self.last_synced_at = datetime.now(UTC)
         return SyncResult(True, 1, 0, self.host_url, None)

@@ -7,8 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
@@ -73,15 +71,10 @@ def test_compiled_catalog_matches_its_source(po_catalog) -> None:
     assert as_dict(committed) == as_dict(compiled), "run: pybabel compile -d locales"
 
 
-def test_catalog_holds_every_extracted_string(po_catalog) -> None:
+def test_catalog_holds_every_extracted_string(po_catalog, extracted_messages) -> None:
     """What `pybabel extract` finds in the data and the code is in the catalog (no stale .po)."""
-    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
-        method_map, options_map = parse_mapping_cfg(fp)
     extracted = {
-        (context, message)
-        for _file, _line, message, _comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map
-        )
+        (context, message) for _file, _line, message, _comments, context in extracted_messages
     }
     in_catalog = {(m.context, m.id) for m in messages(po_catalog)}
     missing = sorted(str(m) for m in extracted - in_catalog)
@@ -106,19 +99,17 @@ def test_one_japanese_word_with_two_meanings_gets_two_translations() -> None:
     assert (navigation.en, location.en) == ("Categories", "Category")
 
 
-def test_the_extractor_finds_every_finder_question_and_answer(regulation: Regulation) -> None:
+def test_the_extractor_finds_every_finder_question_and_answer(
+    regulation: Regulation, extracted_messages
+) -> None:
     """babel.cfg maps assets/finder.yaml, so the catalog tests above cover the finder too: its
     questions and answers (not its ids or results) come out, each tagged with its question."""
     from regulation.finder import load_finder
 
     finder = load_finder(regulation)
-    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
-        method_map, options_map = parse_mapping_cfg(fp)
     found = [
         (message, comments)
-        for file, _line, message, comments, _context in extract_from_dir(
-            str(ROOT), method_map, options_map
-        )
+        for file, _line, message, comments, _context in extracted_messages
         if file == "assets/finder.yaml"
     ]
     expected = {node.question.ja for node in finder.nodes()}

@@ -399,6 +399,43 @@ def test_a_new_record_from_the_log_picks_its_infraction_by_typing(apps, disk) ->
     assert app.client_route == routes.FINDER.link()
 
 
+def test_the_finders_answer_keeps_what_the_new_record_form_held(apps, disk) -> None:
+    """Issue 20, item 3: the picker → the finder → its answer's "record this penalty": the form
+    it opens has the name and table typed before (it used to start empty)."""
+    app = apps(route=routes.LOG_NEW.link())
+    app.type(name_field(app), "木村 一郎")
+    app.type(app.find(ft.TextField, label="卓"), "12")
+    app.click(app.find(text="診断で探す"))
+    assert app.client_route == routes.FINDER.link()
+    app.route(routes.INFRACTION.link(DREW))  # where the finder's walk ends
+    app.click(app.find(text="この罰則を記録"))
+    assert app.client_route == routes.LOG_NEW.link(infraction=DREW)
+    assert name_field(app).value == "木村 一郎"
+    assert app.find(ft.TextField, label="卓").value == "12"
+    assert selected_tier(app) == "B 警告"
+    save(app)
+    assert [(r.player.name, r.infraction_id, r.table) for r in live(disk())] == [
+        ("木村 一郎", DREW, "12")
+    ]
+    # Once answered, it is used up: another "record this penalty" starts afresh.
+    app.route(routes.INFRACTION.link(SLOW))
+    app.click(app.find(text="この罰則を記録"))
+    assert name_field(app).value == ""
+    # A form that went to the finder, then a new form begun and saved by typing its
+    # infraction: nothing of the first is left to fill a later one.
+    app.route(routes.LOG_NEW.link())
+    app.type(name_field(app), "佐藤 次郎")
+    app.click(app.find(text="診断で探す"))
+    app.route(routes.LOG_NEW.link())
+    app.type(name_field(app), "鈴木 三郎")
+    app.type(app.find(ft.TextField, label="違反を探す"), "引きすぎ")
+    app.click(app.find(ft.ListTile, text="故意ではなく、過剰にカードを引いた"))
+    save(app)
+    app.route(routes.INFRACTION.link(SLOW))
+    app.click(app.find(text="この罰則を記録"))
+    assert name_field(app).value == ""
+
+
 def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None:
     """Issue 20, item 6: a reclassification is an edit, not a delete and a new record."""
     app = apps()
@@ -542,11 +579,13 @@ def test_recent_players_are_offered_as_you_type(apps) -> None:
     record(app, DREW, "鈴木花子", player_id="0042")
     open_form(app, SLOW)
     app.type(name_field(app), "鈴")
-    offered = app.find(ft.Chip, text="鈴木花子（ID 0042）")
+    offered = app.find(ft.OutlinedButton, text="鈴木花子（ID 0042）")
     app.click(offered)
     assert name_field(app).value == "鈴木花子"
     assert app.find(ft.TextField, label="プレイヤーID（任意）").value == "0042"
-    assert not app.exists(ft.Chip, text="鈴木花子（ID 0042）")  # chosen: no longer offered
+    assert not app.exists(
+        ft.OutlinedButton, text="鈴木花子（ID 0042）"
+    )  # chosen: no longer offered
 
 
 # -- tardiness -------------------------------------------------------------------------------------

@@ -257,7 +257,7 @@ def test_a_file_and_sync_agree(regulation: Regulation, tmp_path: Path) -> None:
         cursor, more = 0, True
         while more:
             items, cursor, more = ledger.page(event.id, cursor, "f" * 32)
-            by_sync.ledger().pull(event.id, items, cursor, 0)
+            by_sync.ledger().pull(event.id, [json.loads(item) for item in items], cursor, 0)
 
         def seen(store: LogStore) -> tuple[object, ...]:
             records = store.records(event.id, include_deleted=True, newest_first=False)

@@ -40,6 +40,9 @@ except ImportError:  # tests/ as a package
 
 DREW = "drew-extra-cards"  # B Warning
 REJOIN = "参加し直す（ホストのアドレスか参加コードが変わったとき）"
+UNREACHABLE = "ホスト 127.0.0.1:8765 に接続できません。" + (
+    "同じWi-Fiかテザリングにつながっているか確認してください。"
+)
 
 
 @pytest.fixture
@@ -172,7 +175,7 @@ def test_join_needs_address_and_code_and_a_refused_code_is_one_line(
     app.type(field(app, "ホストのアドレス"), HOST)
     app.type(field(app, "参加コード"), "AAAA-BBBB-CCCC")
     app.click(join)
-    eventually(app, lambda: app.has_text("できませんでした：the host refused the join code"))
+    eventually(app, lambda: app.has_text("できませんでした：参加コードが違います。"))
     assert fake.role == "off" and app.has_text("ホストに参加する")
     assert field(app, "参加コード").value == "AAAA-BBBB-CCCC"  # kept, to correct it
 
@@ -225,17 +228,19 @@ def test_offline_and_a_replaced_code_are_said_and_the_judge_joins_again(
     fake.reachable = False
     fake.waiting = 2
     app.click(app.find(ft.FilledButton, text="今すぐ同期"))
-    eventually(app, lambda: app.has_text(f"cannot reach the host at {HOST}"))
+    eventually(app, lambda: app.has_text(UNREACHABLE))  # in the judge's language
     eventually(app, lambda: not app.has_text("接続しています…"))
     assert not app.has_text(re.compile("^できませんでした"))  # said once: the problem's line
+    assert not app.has_text(re.compile("cannot reach"))  # not the engine's English
     assert app.has_text("未送信の記録：2 件")
     app.route(routes.LOG.link())
-    assert app.has_text(f"共有：オフライン・未送信 2 件\ncannot reach the host at {HOST}")
+    assert app.has_text(f"共有：オフライン・未送信 2 件\n{UNREACHABLE}")
 
     # The head judge issued a new code: the one line says so, and joining again is offered.
     fake.reachable, fake.problem = True, "the join code was replaced: ask the head judge"
+    fake.problem_code = "old_code"
     fake.emit()
-    eventually(app, lambda: app.has_text(re.compile("the join code was replaced")))
+    eventually(app, lambda: app.has_text(re.compile("参加コードが新しくなりました。")))
     app.route(routes.LOG_SYNC.link())
     assert app.has_text(REJOIN)
     assert field(app, "ホストのアドレス").value == HOST  # typed once: kept
@@ -331,6 +336,30 @@ def test_the_sync_screen_in_english(apps, fakes, data_dir: Path) -> None:
     assert app.has_text("Devices joined: 0")
     app.route(routes.LOG.link())
     assert app.has_text("Sharing: hosting, devices joined: 0")
+
+
+def test_why_a_sync_did_not_happen_is_said_in_english_and_an_unknown_reason_as_sent(
+    apps, fakes, data_dir: Path
+) -> None:
+    app = apps(locale="en-US", prefs={"language": "en"})
+    app.route(routes.LOG_SYNC.link())
+    app.type(field(app, "Judge name"), "Sato")
+    app.type(field(app, "Host address"), HOST)
+    app.type(field(app, "Join code"), "AAAA-BBBB-CCCC")
+    app.click(app.find(ft.FilledButton, text="Join"))
+    eventually(app, lambda: app.has_text(re.compile("Wrong join code")))
+    fake = fake_of(fakes, data_dir)
+    app.type(field(app, "Join code"), CODE)
+    app.click(app.find(ft.FilledButton, text="Join"))
+    eventually(app, lambda: fake.role == "joined" and app.has_text(re.compile("^Joined")))
+    fake.reachable = False
+    app.click(app.find(ft.FilledButton, text="Sync now"))
+    line = "Cannot reach the host at 127.0.0.1:8765. Check that this device is on the same"
+    eventually(app, lambda: app.has_text(re.compile("^" + re.escape(line))))
+    # A reason this version does not know (a newer host's) is shown as the engine sent it.
+    fake.problem, fake.problem_code = "a reason from a newer host", "new_reason"
+    fake.emit()
+    eventually(app, lambda: app.has_text("a reason from a newer host"))
 
 
 def test_the_judge_name_is_set_in_the_settings(apps, fakes, data_dir: Path) -> None:

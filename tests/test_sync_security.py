@@ -161,6 +161,48 @@ def test_a_replayed_request_is_refused(venue: Venue) -> None:
     venue.still_serves()
 
 
+def test_a_request_captured_before_the_host_restarts_is_refused_after_it(
+    venue: Venue, regulation: Regulation, tmp_path: Path
+) -> None:
+    """The host remembers the nonces it has seen in memory only: a request recorded off the
+    network before a restart, sent again after it (well within the time window), is refused and
+    changes nothing, and the joined device syncs on."""
+    proxy = Proxy(venue.port, capture=True)
+    try:
+        venue.joiner_sync.leave()
+        assert venue.joiner_sync.join(proxy.url, venue.code).ok
+        proxy.seen.clear()
+        venue.joiner.add_record(venue.event_id, entry("再送"))
+        assert venue.joiner_sync.sync_now().pushed == 1
+        captured = bytes(proxy.seen)
+    finally:
+        proxy.close()
+    # The host restarts: a new process on the same log, the same event, code and port.
+    venue.host_sync.close()
+    venue.host.close()
+    time.sleep(0.01)  # the restart takes at least this long (a stamp in the same ms is not before)
+    host = LogStore.open(regulation, tmp_path / "host" / "log.sqlite3")
+    host_sync = SyncService.for_store(host)
+    try:
+        status = host_sync.host(venue.event_id, bind="127.0.0.1", port=venue.port)
+        assert status.code == venue.code
+        venue.host, venue.host_sync = host, host_sync
+        before = venue.snapshot()
+        with socket.create_connection(("127.0.0.1", venue.port), 5) as sock:
+            sock.sendall(captured)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.0 401"), answer[:200]
+        assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"] in ("clock", "replay")
+        assert venue.snapshot() == before
+        venue.rejoin()
+        venue.still_serves()
+    finally:
+        host_sync.close()
+        host.close()
+
+
 def test_the_code_and_the_key_never_travel(venue: Venue, regulation: Regulation) -> None:
     proxy = Proxy(venue.port, capture=True)
     try:

@@ -189,7 +189,8 @@ class Shell:
         return settings.theme, settings.text_scale, settings.language
 
     def _is_wide(self) -> bool:
-        return (self.page.width or 0) >= WIDE_BREAKPOINT
+        self.state.width = float(self.page.width or 0)  # the app bar fits its title to it
+        return self.state.width >= WIDE_BREAKPOINT
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Runs `work` on the app's loop, from its thread or a handler's. Not `page.run_task`:
@@ -237,7 +238,7 @@ class Shell:
         """Built once, off the start-up path: after the first view, or on the first search."""
         with self._index_lock:
             if self._index is None:
-                self._index = SearchIndex.build(self.regulation)
+                self._index = shared_index(self.regulation)
             return self._index
 
     # -- actions ------------------------------------------------------------------------
@@ -499,6 +500,21 @@ def app_data() -> tuple[Regulation, Finder, Catalog]:
     catalog = english_catalog()
     regulation = load_regulation(catalog=catalog)
     return regulation, load_finder(regulation, catalog), catalog
+
+
+_INDEXES: dict[int, tuple[Regulation, SearchIndex]] = {}  # id → (the regulation, its index)
+_INDEXES_LOCK = threading.Lock()
+
+
+def shared_index(regulation: Regulation) -> SearchIndex:
+    """The search index of `regulation`, built once per process: every session (each tab of
+    the web mode) searches the same data, and the index only memoises what it derives from
+    it. Built on first use (a session's warm-up, after its first view)."""
+    with _INDEXES_LOCK:
+        held = _INDEXES.get(id(regulation))
+        if held is None or held[0] is not regulation:
+            held = _INDEXES[id(regulation)] = (regulation, SearchIndex.build(regulation))
+        return held[1]
 
 
 async def main(page: ft.Page) -> None:

@@ -5,13 +5,16 @@ The shell decides what to show (views/app.py); this module only arranges it.
 
 from __future__ import annotations
 
+import math
+import unicodedata
+
 import flet as ft
 
 from . import routes
 from . import strings as S
 from .context import Context, Screen
 from .screens import Destination
-from .theme import MASTER_PANE_WIDTH
+from .theme import MASTER_PANE_WIDTH, TypeScale
 from .widgets import icon_button
 
 
@@ -82,7 +85,32 @@ def page_view(
     )
 
 
+# Widths in the app bar, px (Material's): an icon button, the back arrow's slot, the title's
+# margins. The least height of the bar, and what a page that has not said its width is taken as.
+ACTION_WIDTH = 48
+LEADING_WIDTH = 56
+TITLE_MARGINS = 32
+TOOLBAR_HEIGHT = 56
+PHONE_WIDTH = 390
+LATIN_EM = 0.62  # a Latin letter's width in the bundled font, at most, in ems (a CJK one: 1)
+
+
+def text_ems(text: str) -> float:
+    """`text`'s width in ems, on the generous side."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else LATIN_EM for c in text)
+
+
+def title_lines(text: str, width: float, size: float) -> int:
+    """The lines `text` needs at `size` px in `width` px, estimated on the generous side (plus
+    room for lines broken between words rather than inside them)."""
+    per_line = max(width / size - 1, 1.0)
+    return max(1, math.ceil(text_ems(text) * 1.05 / per_line))
+
+
 def app_bar(ctx: Context, screen: Screen, can_go_back: bool) -> ft.AppBar:
+    """The title whole at any text size: the bar grows by as many lines as the title needs (at
+    175 % a phone's titles were cut after two lines, "故意で…"). The title is at most the usual
+    heading size: the screen's body says what it shows in the judge's own size."""
     actions: list[ft.Control] = []
     if screen.bookmark_id:
         entry_id = screen.bookmark_id
@@ -102,21 +130,37 @@ def app_bar(ctx: Context, screen: Screen, can_go_back: bool) -> ft.AppBar:
             on_click=lambda _: ctx.actions.navigate(routes.SETTINGS.link()),
         )
     )
+    size = min(ctx.sizes.heading, TypeScale().heading)
+    taken: float = ACTION_WIDTH * len(actions) + TITLE_MARGINS
+    if ctx.state.wide:  # the language button's label beside its icon
+        taken += text_ems(language_label(ctx)) * ctx.sizes.body + 16
+    if can_go_back:
+        taken += LEADING_WIDTH
+    lines = title_lines(screen.title, (ctx.state.width or PHONE_WIDTH) - taken, size)
     return ft.AppBar(
-        title=ft.Text(screen.title, size=ctx.sizes.heading, max_lines=2),
+        title=ft.Text(screen.title, size=size, max_lines=lines),
         actions=actions,
         automatically_imply_leading=can_go_back,
+        toolbar_height=max(TOOLBAR_HEIGHT, math.ceil(lines * size * 1.4 + 16)),
     )
 
 
-def language_button(ctx: Context) -> ft.Control:
-    """One tap between Japanese and English, labelled in the language it switches to."""
+def language_label(ctx: Context) -> str:
+    """The language button's label: the language it switches to, in that language."""
     other = "en" if ctx.lang == "ja" else "ja"
-    label = ctx.text(S.LANG_EN if other == "en" else S.LANG_JA).pick(other)
+    return ctx.text(S.LANG_EN if other == "en" else S.LANG_JA).pick(other)
+
+
+def language_button(ctx: Context) -> ft.Control:
+    """One tap between Japanese and English, labelled in the language it switches to; on a
+    phone its icon alone (its tooltip names it): the label took the title's room."""
+    other = "en" if ctx.lang == "ja" else "ja"
+    name = ctx.ui(S.SWITCH_LANGUAGE)
     return ft.TextButton(
-        content=ft.Text(label, size=ctx.sizes.body),
-        icon=ft.Icons.TRANSLATE,
-        tooltip=ctx.ui(S.SWITCH_LANGUAGE),
+        content=ft.Text(language_label(ctx), size=ctx.sizes.body) if ctx.state.wide else None,
+        # The icon alone is named for screen readers and the keyboard (its tooltip is not).
+        icon=ft.Icon(ft.Icons.TRANSLATE, semantics_label=None if ctx.state.wide else name),
+        tooltip=name,
         on_click=lambda _: ctx.actions.change_settings(language=other),
     )
 

@@ -44,6 +44,9 @@ class Logbook:
         self.path = path or database_path()
         self.fault: str | None = None  # why the last attempt to open failed, one line
         self.drafts: dict[str, object] = {}  # route path → an open form's values
+        # A new record's values while its judge looks in the finder: the form the finder's
+        # answer opens (record this penalty) starts from them, the name typed kept.
+        self.finder_draft: object | None = None
         self.player_filter = ""
         self.round_filter: int | None = None  # the log shows one round (None: all of them)
         self.table_filter = ""  # …and/or one table

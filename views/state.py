@@ -47,6 +47,7 @@ class AppState:
     recent: list[str] = field(default_factory=list)  # entry ids, newest first
     language_chosen: bool = False  # False until the user (or a stored value) picked one
     wide: bool = False
+    width: float = 0.0  # px, the page's, as last reported (0: not yet)
     tab: int = 0  # the navigation destination last shown
     search_query: str = ""  # what the search field holds, kept across screens
     selected_id: str | None = None  # the entry shown in the detail pane, marked in lists

@@ -395,6 +395,23 @@ SYNC_STATUS_HOSTING = N_("共有：ホスト中（{count} 台が参加）")
 SYNC_STATUS_JOINED = N_("共有：{address} のホストに参加中・最終同期 {ago}")
 SYNC_STATUS_OFFLINE = N_("共有：オフライン・未送信 {count} 件")
 SYNC_STATUS_WAITING = N_("未送信 {count} 件")
+# Why a sync did not happen (records/sync: SyncStatus.problem_code), in one line
+SYNC_PROBLEM_UNREACHABLE = N_(
+    "ホスト {address} に接続できません。同じWi-Fiかテザリングにつながっているか確認してください。"
+)
+SYNC_PROBLEM_NOT_A_HOST = N_("{address} からの応答を読めませんでした。アドレスを確認してください。")
+SYNC_PROBLEM_WRONG_CODE = N_("参加コードが違います。")
+SYNC_PROBLEM_OLD_CODE = N_(
+    "参加コードが新しくなりました。ヘッドジャッジに新しいコードを聞いてください。"
+)
+SYNC_PROBLEM_CLOCK = N_("この端末の時計がホストと大きくずれています。時刻を確認してください。")
+SYNC_PROBLEM_REPLAY = N_("ホストが同じ要求を二度受け取りました。もう一度同期してください。")
+SYNC_PROBLEM_OTHER_EVENT = N_("このホストは別の大会を共有しています。アドレスを確認してください。")
+SYNC_PROBLEM_REFUSED = N_("ホストがこの端末のデータを受け付けませんでした（{detail}）")
+SYNC_PROBLEM_BAD_DATA = N_("ホストから届いたデータを保存できませんでした（{detail}）")
+SYNC_PROBLEM_RATE_LIMITED = N_("参加コードの誤りが続きました。1分待ってからやり直してください。")
+SYNC_PROBLEM_BUSY = N_("ホストが混み合っています。少し待ってからやり直してください。")
+SYNC_PROBLEM_NOT_JOINED = N_("この端末はホストに参加していません。")
 # Who recorded it
 RECORDED_BY = N_("ジャッジ {judge}")
 RECORDED_BY_DEVICE = N_("記録したジャッジ：{judge}（端末 {device}）")

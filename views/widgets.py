@@ -16,6 +16,11 @@ from .theme import MARK_COLOR, MARK_OPACITY, TIER_COLORS
 Spans = Sequence[tuple[int, int]]
 
 
+# A field's error and placeholder wrap onto up to this many lines, the field growing with them:
+# Flutter's default is one line, cut ("Enter the ti…") at 175 % or in "both" on a phone.
+WHOLE_LINES = 8
+
+
 def penalty_label(ctx: Context) -> str:
     """罰則： / Penalty: — the source's own label, from the data."""
     return ctx.shown(ctx.regulation.document.penalty_label)

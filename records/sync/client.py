@@ -100,9 +100,9 @@ class SyncClient:
         except (ValueError, KeyError, TypeError, InvalidInput):
             raise SyncProblem("bad_answer", f"{url} is not a penalty guide host") from None
 
-    def exchange(self, judge: str | None, cursor: int, push: list[dict[str, Any]]) -> Page:
-        """Pushes `push`, pulls the page after `cursor`. Raises SyncProblem."""
-        body = protocol.encode({"judge": judge, "cursor": cursor, "push": push})
+    def exchange(self, judge: str | None, cursor: int, push: list[str]) -> Page:
+        """Pushes `push` (ITEM texts), pulls the page after `cursor`. Raises SyncProblem."""
+        body = protocol.encode_with_items("push", push, {"judge": judge, "cursor": cursor})
         for attempt in range(2):
             status, answer, headers, nonce = self._post(body)
             signed = self._signed(nonce, status, answer, headers)

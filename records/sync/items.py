@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -22,12 +22,11 @@ from regulation.model import Regulation
 from .. import validate
 from ..errors import InvalidInput
 from ..model import Event, Player, Record, RecordedBy, Round
+from ..record_check import RecordFields, checked_fields
 from .clock_items import CLOCK_CHECKS
 
 RECORD = "record"
 EVENT = "event"
-MAX_JUDGE = 60
-MAX_DEVICE = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +39,10 @@ class ItemVersion:
     judge: str | None  # the saving judge's name
     saved_at: datetime  # the saving device's clock (shown, never used for ordering)
     body: str  # canonical JSON
+    # The body already parsed, where it was just checked (protocol.parse_item): equal to
+    # json.loads(body), so that storing a page does not parse each body a second time (a
+    # replace() of the body must set it to None).
+    parsed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, str, int, str]:
@@ -80,9 +83,14 @@ def record_body(record: Record) -> str:
 
 
 def record_fields(record: Record) -> dict[str, Any]:
+    return _body(record, record.created_at, record.deleted)
+
+
+def _body(record: Record | RecordFields, created_at: datetime, deleted: bool) -> dict[str, Any]:
+    """The one layout of a record's body (from a record, or from checked fields)."""
     by = record.recorded_by
     fields = {
-        "created_at": _iso(record.created_at),
+        "created_at": _iso(created_at),
         "recorded_by": {"judge": by.judge, "device": by.device} if by else None,
         "round": record.round,
         "table": record.table,
@@ -90,7 +98,7 @@ def record_fields(record: Record) -> dict[str, Any]:
         "infraction": record.infraction_id,
         "tier": record.tier_id,
         "note": record.note,
-        "deleted": record.deleted,
+        "deleted": deleted,
     }
     # The evidence (issue 20, item 5), only where a record has it: the body of a record
     # without any stays as it was before these fields existed.
@@ -105,7 +113,7 @@ def record_fields(record: Record) -> dict[str, Any]:
 
 def record_from(version: ItemVersion) -> Record:
     """The record a (checked) version describes; its updated_at is the version's saved_at."""
-    body = json.loads(version.body)
+    body = version.parsed if version.parsed is not None else json.loads(version.body)
     by = body.get("recorded_by")
     return Record(
         id=version.item_id,
@@ -138,39 +146,8 @@ def check_record_body(body: Any, where: str, regulation: Regulation) -> dict[str
     deleted = body.get("deleted")
     if not isinstance(deleted, bool):
         raise InvalidInput(f"{where}.deleted: must be true or false", f"{where}.deleted")
-    record = Record(
-        id="",
-        event_id="",
-        created_at=validate.iso_datetime(body.get("created_at"), f"{where}.created_at"),
-        updated_at=validate.iso_datetime(body.get("created_at"), f"{where}.created_at"),
-        round=validate.round_number(body["round"], f"{where}.round"),
-        table=validate.table_label(body["table"], f"{where}.table"),
-        player=validate.player_from(player.get("name"), player.get("id"), f"{where}.player"),
-        infraction_id=validate.infraction_id(
-            regulation, body.get("infraction"), f"{where}.infraction"
-        ),
-        tier_id=validate.tier_id(regulation, body.get("tier"), f"{where}.tier"),
-        note=validate.text(body["note"], f"{where}.note", validate.MAX_NOTE, multiline=True),
-        deleted=deleted,
-        recorded_by=recorded_by_from(body["recorded_by"], f"{where}.recorded_by"),
-        arrived_at=None
-        if body.get("arrived_at") is None
-        else validate.iso_datetime(body["arrived_at"], f"{where}.arrived_at"),
-        late_seconds=validate.late_seconds(body.get("late_seconds"), f"{where}.late_seconds"),
-        occurrence=validate.occurrence(body.get("occurrence"), f"{where}.occurrence"),
-    )
-    return record_fields(record)
-
-
-def recorded_by_from(value: Any, where: str) -> RecordedBy | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise InvalidInput(f"{where}: must be an object or null", where)
-    judge = validate.text(value.get("judge"), f"{where}.judge", MAX_JUDGE) or ""
-    device = validate.text(value.get("device"), f"{where}.device", MAX_DEVICE, required=True)
-    assert device is not None
-    return RecordedBy(judge, device)
+    created_at = validate.iso_datetime(body.get("created_at"), f"{where}.created_at")
+    return _body(checked_fields(body, player, where, regulation), created_at, deleted)
 
 
 # -- the event's settings ----------------------------------------------------------------------

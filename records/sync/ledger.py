@@ -105,8 +105,9 @@ class Ledger:
         skip_from_host: bool,
         skip_device: str = "",
         room: int = protocol.PAGE_ITEMS,
-    ) -> tuple[list[dict[str, Any]], int, bool]:
-        """Up to `room` versions after `after_seq` (and about PAGE_BYTES at most)."""
+    ) -> tuple[list[str], int, bool]:
+        """Up to `room` versions after `after_seq` (and about PAGE_BYTES at most), as ITEM
+        texts (protocol.item_text)."""
         with self._database.lock:
             rows = versions.page(
                 self._database.connection,
@@ -115,19 +116,18 @@ class Ledger:
                 room + 1,
                 skip_from_host=skip_from_host,
             )
-        found: list[dict[str, Any]] = []
+        found: list[str] = []
         size, last = 0, after_seq
         for index, (seq, version) in enumerate(rows):
             if index == room or (found and size > protocol.PAGE_BYTES):
                 return found, last, True
             if version.device != skip_device or not skip_device:
-                entry = protocol.item_json(version)
                 size += len(version.body) * 3 + 300  # a bound on its UTF-8 JSON size
-                found.append(entry)
+                found.append(protocol.item_text(version))
             last = seq
         return found, last, False
 
-    def outgoing(self, event_id: str, after_seq: int) -> tuple[list[dict[str, Any]], int]:
+    def outgoing(self, event_id: str, after_seq: int) -> tuple[list[str], int]:
         """A joiner's next page to push: its own and imported versions (not the host's)."""
         found, last, _more = self._page(event_id, after_seq, skip_from_host=True)
         return found, last
@@ -138,9 +138,7 @@ class Ledger:
                 self._database.connection, event_id, after_seq, skip_from_host=True
             )
 
-    def page(
-        self, event_id: str, cursor: int, device: str
-    ) -> tuple[list[dict[str, Any]], int, bool]:
+    def page(self, event_id: str, cursor: int, device: str) -> tuple[list[str], int, bool]:
         """The host's answer: versions after `cursor` but the asking device's own; the first
         page starts with the event's settings, so that records never arrive before them."""
         first = cursor == 0
@@ -155,7 +153,7 @@ class Ledger:
             with self._database.lock:
                 settings = versions.current(self._database.connection, EVENT, event_id)
             if settings is not None:
-                found.insert(0, protocol.item_json(settings))
+                found.insert(0, protocol.item_text(settings))
         return found, last, more
 
     # -- what is received ----------------------------------------------------------------------

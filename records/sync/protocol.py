@@ -14,7 +14,9 @@ nonce, the status, the time and the body) so that nobody else's answer is merged
 
 The device's clock may be minutes or hours off: the host refuses a time outside `WINDOW_S` of
 its own as "clock", signed with its time, and the device retries once on the host's clock.
-Within the window a nonce is accepted once (the host remembers nonces for twice the window).
+Within the window a nonce is accepted once (the host remembers nonces for twice the window, in
+memory); a request stamped before the host's server started is refused as "clock" too, so that
+one captured before a restart cannot be replayed after it.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ import hmac
 import json
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from json.encoder import encode_basestring as _quoted  # a JSON string, as encode() writes it
 from typing import Any
 
 from regulation.model import Regulation
@@ -57,6 +60,7 @@ REFUSALS = {
 }
 _DEVICE = re.compile(r"[0-9a-f]{8,64}")
 _HEX = re.compile(r"[0-9a-f]{16,64}")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 class Refusal(Exception):
@@ -118,8 +122,28 @@ def item_json(version: ItemVersion) -> dict[str, Any]:
     }
 
 
+def item_text(version: ItemVersion) -> str:
+    """ITEM as JSON text (what `encode` makes of `item_json`), with the body spliced in as
+    stored (canonical JSON already): a page of a thousand goes out without parsing and encoding
+    each body again."""
+    judge = "null" if version.judge is None else _quoted(version.judge)
+    saved_at = version.saved_at.isoformat(timespec="microseconds")
+    return (
+        f'{{"kind":{_quoted(version.kind)},"id":{_quoted(version.item_id)},'
+        f'"stamp":{version.stamp},"device":{_quoted(version.device)},"judge":{judge},'
+        f'"saved_at":{_quoted(saved_at)},"body":{version.body}}}'
+    )
+
+
 def encode(payload: Mapping[str, Any]) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def encode_with_items(key: str, texts: Sequence[str], payload: Mapping[str, Any]) -> bytes:
+    """`payload` with `key` added first: a list of ITEMs given as JSON texts (`item_text`)."""
+    rest = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))[1:]
+    tail = "}" if rest == "}" else "," + rest
+    return (f'{{"{key}":[' + ",".join(texts) + "]" + tail).encode("utf-8")
 
 
 def decode(data: bytes) -> Any:
@@ -151,9 +175,10 @@ def parse_item(entry: Any, where: str, event_id: str, regulation: Regulation) ->
     saved_at = validate.iso_datetime(entry.get("saved_at"), f"{where}.saved_at")
     if kind == EVENT and item_id != event_id:
         raise InvalidInput(f"{where}.id: the settings of another event", f"{where}.id")
-    body = check_body(kind, entry.get("body"), where, regulation)
-    check_item_id(kind, item_id, event_id, json.loads(body), where)
-    return ItemVersion(kind, item_id, event_id, stamp, device, judge, saved_at, body)
+    given = entry.get("body")
+    body = check_body(kind, given, where, regulation)
+    check_item_id(kind, item_id, event_id, given, where)  # `given` equals `body` once checked
+    return ItemVersion(kind, item_id, event_id, stamp, device, judge, saved_at, body, given)
 
 
 def parse_items(value: Any, where: str, event_id: str, regulation: Regulation) -> list[ItemVersion]:
@@ -171,6 +196,8 @@ def whole(value: Any, where: str) -> int:
 
 
 def uuid_text(value: Any, where: str) -> str:
+    if isinstance(value, str) and _UUID.fullmatch(value):
+        return value  # what str(uuid.UUID(value)) gives back: the canonical form
     if not isinstance(value, str):
         raise InvalidInput(f"{where}: must be a UUID", where)
     try:

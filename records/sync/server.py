@@ -4,6 +4,7 @@ the addresses chosen (one server per address, one port), only while hosting.
 Order of checks, cheapest first, nothing changed until all pass: rate limit of failed
 attempts → method and path → headers → event → key id (an old code is named as such) →
 declared size (a body over `MAX_BODY` is never read) → the body read → signature → time window
+(and not stamped before this server started: the nonces seen before a restart are forgotten)
 → nonce → JSON → every item. Then the pushed versions are stored in one transaction and the next
 page is answered, signed.
 """
@@ -48,9 +49,7 @@ class HostBackend(Protocol):
         self, event_id: str, versions: Sequence[ItemVersion], device: str, judge: str | None
     ) -> int: ...
 
-    def page(
-        self, event_id: str, cursor: int, device: str
-    ) -> tuple[list[dict[str, Any]], int, bool]: ...
+    def page(self, event_id: str, cursor: int, device: str) -> tuple[list[str], int, bool]: ...
 
 
 class _Bucket:
@@ -125,6 +124,10 @@ class SyncServer:
         self.wall_ms = wall_ms
         self.on_seen = on_seen
         self.guard = Guard()
+        # The nonces seen are kept in memory only: a request stamped before this server
+        # started could have been seen by an earlier one (before a restart), so it is refused
+        # like a clock that is off, and a device retries at once on the host's clock.
+        self.started_ms = wall_ms()
         self.slots = threading.BoundedSemaphore(MAX_THREADS)
         self._servers: list[_Server] = []
         self._serving = False
@@ -203,7 +206,7 @@ class SyncServer:
             sent = int(values["X-Sync-Time"])
         except ValueError:
             raise Refusal("malformed", "X-Sync-Time is not a number") from None
-        if abs(now - sent) > protocol.WINDOW_S * 1000:
+        if abs(now - sent) > protocol.WINDOW_S * 1000 or sent < self.started_ms:
             raise _Signed(Refusal("clock", "the device's clock is off; retry on the host's"))
         if not guard.fresh_nonce(values["X-Sync-Nonce"]):
             raise Refusal("replay", "this request was already received")
@@ -227,8 +230,8 @@ class SyncServer:
         except LogError as exc:
             raise Refusal("busy", f"the host could not save: {exc}") from None
         self.on_seen(device, judge, accepted)
-        answer = protocol.encode(
-            {"items": items, "cursor": next_cursor, "more": more, "accepted": accepted}
+        answer = protocol.encode_with_items(
+            "items", items, {"cursor": next_cursor, "more": more, "accepted": accepted}
         )
         return 200, answer, self.signed(values["X-Sync-Nonce"], 200, answer)
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from .. import validate
 from ..errors import InvalidInput, LogError
 from ..model import MergeReport
+from ..record_check import MAX_JUDGE
 from . import codes, protocol
 from .addresses import local_addresses
 from .client import DEFAULT_PORT, SyncClient, SyncProblem, host_url
-from .items import MAX_JUDGE
 from .server import HostKeys, SyncServer
 from .state import SyncState
 from .status import DeviceSeen, SyncResult, SyncStatus
@@ -98,6 +98,7 @@ class SyncService:
                 if joined and state.event_id
                 else 0,
                 problem=self._problem,
+                problem_code=self._problem_code if self._problem else None,
             )
 
     def set_judge(self, name: str) -> None:
@@ -293,7 +294,7 @@ class SyncService:
         if state.role == "host":
             return SyncResult(self._server is not None, 0, 0, None, None)
         if state.role != "joined" or not state.event_id or not state.code or not state.host_url:
-            return SyncResult(False, 0, 0, None, "this device has not joined a host")
+            return SyncResult(False, 0, 0, None, "this device has not joined a host", "not_joined")
         with self._syncing:
             pushed = pulled = 0
             client = SyncClient(
@@ -320,7 +321,7 @@ class SyncService:
             except SyncProblem as problem:
                 return self._failed(state.host_url, problem, pushed, pulled)
             except (InvalidInput, LogError) as exc:
-                refused = SyncProblem("bad_answer", f"the host's data was refused: {exc}")
+                refused = SyncProblem("bad_data", f"the host's data was refused: {exc}")
                 return self._failed(state.host_url, refused, pushed, pulled)
             self.ledger.save({"sync.last_synced": self.store.clock().isoformat()})
             if state.event_id and self.ledger.first_sync_done(state.event_id):
@@ -340,7 +341,7 @@ class SyncService:
         self._problem_code = problem.code
         if changed or pulled:
             self._changed()
-        return SyncResult(False, pushed, pulled, url, problem.message)
+        return SyncResult(False, pushed, pulled, url, problem.message, problem.code)
 
     # -- in the background ---------------------------------------------------------------------
 

@@ -33,6 +33,9 @@ class SyncStatus:
     last_synced_at: datetime | None
     waiting: int  # local changes not yet sent to the host
     problem: str | None  # one line for the judge, e.g. the code was replaced
+    # What the problem is, for a screen to say in the judge's language: a refusal's code
+    # (protocol.REFUSALS), "unreachable", "bad_answer", "bad_data" or "not_joined".
+    problem_code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,3 +45,4 @@ class SyncResult:
     pulled: int
     host: str | None
     problem: str | None  # one line when not ok
+    problem_code: str | None = None  # as SyncStatus.problem_code

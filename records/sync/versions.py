@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from .items import ItemVersion
@@ -23,61 +24,91 @@ def _version(row: tuple) -> ItemVersion:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What `store` did: the (kind, event, item) of the things that got a new version, and the
+    current version of every thing given, (kind, item) → version."""
+
+    touched: set[tuple[str, str, str]]
+    current: dict[tuple[str, str], ItemVersion]
+
+
 def add(
     db: sqlite3.Connection, versions: Iterable[ItemVersion], *, from_host: bool = False
 ) -> set[tuple[str, str, str]]:
-    """Stores the versions not yet here; returns the (kind, event, item) of those that were new.
+    """Stores the versions not yet here; returns the (kind, event, item) of those that were new."""
+    return store(db, versions, from_host=from_host).touched
+
+
+def store(
+    db: sqlite3.Connection, versions: Iterable[ItemVersion], *, from_host: bool = False
+) -> Stored:
+    """Stores the versions not yet here, in their order of arrival, a page in a few statements
+    (what is here already read once, the new rows written by one executemany).
 
     Two different versions under one key (kind, item, stamp, device) can only come from a broken
     device; the one later in `ItemVersion.order` is kept (and gets a new seq, so that it is
     sent on), so that every device keeps the same one whatever the order of arrival."""
-    touched: set[tuple[str, str, str]] = set()
+    offered: dict[tuple[str, str, int, str], ItemVersion] = {}
     for version in versions:
-        row = (
-            None
-            if _insert(db, version, from_host, "OR IGNORE")
-            else db.execute(
-                f"SELECT {_COLUMNS} FROM item_versions"
-                " WHERE kind = ? AND item_uuid = ? AND stamp = ? AND device = ?",
-                (version.kind, version.item_id, version.stamp, version.device),
-            ).fetchone()
-        )
-        if row is not None:  # the key is here already
-            if _version(row).order >= version.order:
+        key = version.key
+        best = offered.get(key)
+        if best is None or version.order > best.order:
+            offered[key] = version
+    current: dict[tuple[str, str], ItemVersion] = {}
+    here: dict[tuple[str, str, int, str], ItemVersion] = {}
+    by_kind: dict[str, list[str]] = {}
+    for kind, item, _stamp, _device in offered:
+        by_kind.setdefault(kind, []).append(item)
+    for kind, items in by_kind.items():
+        for version in _all_of(db, kind, dict.fromkeys(items)):
+            here[version.key] = version
+            _keep_best(current, version)
+    touched: set[tuple[str, str, str]] = set()
+    written: list[ItemVersion] = []
+    for key, version in offered.items():
+        before = here.get(key)
+        if before is not None:
+            if before.order >= version.order:
                 continue
             db.execute(
                 "DELETE FROM item_versions"
                 " WHERE kind = ? AND item_uuid = ? AND stamp = ? AND device = ?",
-                (version.kind, version.item_id, version.stamp, version.device),
+                key,
             )
-            _insert(db, version, from_host, "")
+        written.append(version)
+        _keep_best(current, version)
         touched.add((version.kind, version.event_id, version.item_id))
-    return touched
-
-
-def _insert(db: sqlite3.Connection, version: ItemVersion, from_host: bool, mode: str) -> bool:
-    cursor = db.execute(
-        f"INSERT {mode} INTO item_versions ({_COLUMNS}, from_host)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            version.kind,
-            version.item_id,
-            version.event_id,
-            version.stamp,
-            version.device,
-            version.judge,
-            version.saved_at.isoformat(timespec="microseconds"),
-            version.body,
-            int(from_host),
-        ),
+    db.executemany(
+        f"INSERT INTO item_versions ({_COLUMNS}, from_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                version.kind,
+                version.item_id,
+                version.event_id,
+                version.stamp,
+                version.device,
+                version.judge,
+                version.saved_at.isoformat(timespec="microseconds"),
+                version.body,
+                int(from_host),
+            )
+            for version in written
+        ],
     )
-    return cursor.rowcount == 1
+    return Stored(touched, current)
 
 
-def currents(db: sqlite3.Connection, kind: str, item_ids: Iterable[str]) -> dict[str, ItemVersion]:
-    """The current version of each of many things of one kind (a few queries, not one each)."""
-    found: dict[str, ItemVersion] = {}
+def _keep_best(current: dict[tuple[str, str], ItemVersion], version: ItemVersion) -> None:
+    best = current.get((version.kind, version.item_id))
+    if best is None or version.order > best.order:
+        current[(version.kind, version.item_id)] = version
+
+
+def _all_of(db: sqlite3.Connection, kind: str, item_ids: Iterable[str]) -> list[ItemVersion]:
+    """Every version here of these things of one kind (a query per 500 ids)."""
     ids = list(item_ids)
+    found = []
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start : start + _CHUNK]
         rows = db.execute(
@@ -85,12 +116,16 @@ def currents(db: sqlite3.Connection, kind: str, item_ids: Iterable[str]) -> dict
             f" AND item_uuid IN ({','.join('?' * len(chunk))})",
             (kind, *chunk),
         ).fetchall()
-        for row in rows:
-            version = _version(row)
-            best = found.get(version.item_id)
-            if best is None or version.order > best.order:
-                found[version.item_id] = version
+        found += [_version(row) for row in rows]
     return found
+
+
+def currents(db: sqlite3.Connection, kind: str, item_ids: Iterable[str]) -> dict[str, ItemVersion]:
+    """The current version of each of many things of one kind (a few queries, not one each)."""
+    found: dict[tuple[str, str], ItemVersion] = {}
+    for version in _all_of(db, kind, item_ids):
+        _keep_best(found, version)
+    return {item: version for (_kind, item), version in found.items()}
 
 
 def history(db: sqlite3.Connection, kind: str, item_id: str) -> list[ItemVersion]:

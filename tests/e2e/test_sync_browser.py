@@ -351,7 +351,8 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     to_sync(app, lang)
     rejoin = app.text(ui(S.SYNC_REJOIN, lang))
     app.wait_for(rejoin, timeout=20_000)  # the background sync found the host gone
-    app.wait_for(app.text(containing("cannot be reached")))  # the engine's line, in red
+    # The problem's line, in red, in the judge's language.
+    app.wait_for(app.text(containing(ui(S.SYNC_PROBLEM_UNREACHABLE, lang).split("}")[1])))
     app.tap(app.button(ui(S.SYNC_NOW, lang)))
     app.wait_gone(app.text(ui(S.SYNC_WORKING, lang)))
     shot(app, lang, "offline")
@@ -365,7 +366,7 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     assert new.code != host.code
     to_sync(app, lang)
     app.tap(app.button(ui(S.SYNC_NOW, lang)))
-    app.wait_for(app.text(containing("join code was replaced")), timeout=20_000)
+    app.wait_for(app.text(containing(ui(S.SYNC_PROBLEM_OLD_CODE, lang))), timeout=20_000)
     shot(app, lang, "code-replaced")
     type_in(app, ui(S.SYNC_CODE, lang), new.code)
     app.tap(app.button(ui(S.SYNC_JOIN, lang)))

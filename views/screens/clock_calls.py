@@ -27,7 +27,7 @@ from records.store import LogStore, now_local
 from .. import strings as S
 from ..context import Context
 from ..theme import CALL_COLOR
-from ..widgets import text_button
+from ..widgets import WHOLE_LINES, text_button
 from .log_parts import change_log, round_label
 
 
@@ -96,6 +96,8 @@ def drop_call(ctx: Context, call: RunningCall) -> None:
 
 def table_field(ctx: Context, value: str = "", label: str = S.CLOCK_CALL_TABLE) -> ft.TextField:
     return ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(label),
         value=value,
         text_size=ctx.sizes.body,
@@ -107,6 +109,8 @@ def table_field(ctx: Context, value: str = "", label: str = S.CLOCK_CALL_TABLE) 
 
 def minutes_field(ctx: Context, value: int | None = None) -> ft.TextField:
     return ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.CLOCK_EXTENSION_MINUTES),
         value=str(value) if value else "",
         text_size=ctx.sizes.body,

@@ -16,7 +16,7 @@ from records.store import LogStore
 
 from .. import strings as S
 from ..context import Context
-from ..widgets import heading, icon_button
+from ..widgets import WHOLE_LINES, heading, icon_button
 from . import clock_calls
 from .log_parts import round_label
 
@@ -25,6 +25,8 @@ def round_clock_settings(ctx: Context, store: LogStore, event: Event) -> list[ft
     clocks = store.round_clock
     default = clocks.default_minutes(event.id)
     length = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.EVENT_DEFAULT_MINUTES),
         value=str(default),
         text_size=ctx.sizes.body,
@@ -69,6 +71,8 @@ def clock_row(ctx: Context, store: LogStore, event: Event, clock: RoundClock) ->
     clocks = store.round_clock
     label = round_label(ctx, clock.number)
     own = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.EVENT_ROUND_MINUTES),
         value=str(clock.minutes),
         text_size=ctx.sizes.body,
@@ -77,6 +81,8 @@ def clock_row(ctx: Context, store: LogStore, event: Event, clock: RoundClock) ->
         dense=True,
     )
     start = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.EVENT_ROUND_START),
         hint_text="13:00",
         value=clock.started_at.astimezone().strftime("%H:%M:%S") if clock.started_at else "",

@@ -16,7 +16,7 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY
-from ..widgets import heading, penalty_chip, text_button
+from ..widgets import WHOLE_LINES, heading, penalty_chip, text_button
 from .log_parts import (
     current_round,
     fault_screen,
@@ -98,6 +98,8 @@ def log_screen(ctx: Context, route: Route) -> Screen:
             ),
         ),
         ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             value=logbook.player_filter,
             label=ctx.ui(S.LOG_FILTER),
             hint_text=ctx.ui(S.LOG_FILTER_HINT),
@@ -112,11 +114,22 @@ def log_screen(ctx: Context, route: Route) -> Screen:
                     value=str(logbook.round_filter or ALL_ROUNDS),
                     options=round_options(ctx, store, event),
                     on_select=on_round,
+                    # Its arrow is a Tab stop of its own: named, not an empty stop.
+                    trailing_icon=ft.Icon(
+                        ft.Icons.ARROW_DROP_DOWN, semantics_label=ctx.ui(S.LOG_ROUND_FILTER)
+                    ),
+                    selected_trailing_icon=ft.Icon(
+                        ft.Icons.ARROW_DROP_UP, semantics_label=ctx.ui(S.LOG_ROUND_FILTER)
+                    ),
+                    # Editable: Tab reaches it, named by its label (log_form.py).
+                    editable=True,
                     # Not text_size: Flet 1.0.5 then drops the theme's font (log_form.py).
                     text_style=ft.TextStyle(size=ctx.sizes.body, font_family=FONT_FAMILY),
                     width=round(170 * ctx.sizes.scale),
                 ),
                 ft.TextField(
+                    error_max_lines=WHOLE_LINES,
+                    hint_max_lines=WHOLE_LINES,
                     value=logbook.table_filter,
                     label=ctx.ui(S.LOG_TABLE_FILTER),
                     on_change=on_table,

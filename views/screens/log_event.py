@@ -16,7 +16,7 @@ from records.store import LogStore, now_local
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..widgets import heading, icon_button, scrolling_column, text_button
+from ..widgets import WHOLE_LINES, heading, icon_button, scrolling_column, text_button
 from .clock_settings import round_clock_settings
 from .log_confirm import confirm
 from .log_parts import change_log, fault_screen, local_time, log_changed, open_store, round_label
@@ -69,8 +69,15 @@ def event_screen(ctx: Context, route: Route) -> Screen:
 
 
 def details(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
-    name = ft.TextField(label=ctx.ui(S.EVENT_NAME), value=event.name, text_size=ctx.sizes.body)
+    name = ft.TextField(
+        label=ctx.ui(S.EVENT_NAME),
+        value=event.name,
+        text_size=ctx.sizes.body,
+        error_max_lines=WHOLE_LINES,
+    )
     day = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.EVENT_DATE),
         value=event.date.isoformat() if event.date else "",
         text_size=ctx.sizes.body,
@@ -138,6 +145,8 @@ def rounds(ctx: Context, store: LogStore, event: Event) -> list[ft.Control]:
 def round_row(ctx: Context, store: LogStore, event: Event, entry: Round) -> ft.Control:
     label = round_label(ctx, entry.number)
     field = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.EVENT_ASSEMBLY),
         hint_text="13:00",
         value=local_time(entry.assembly_at) if entry.assembly_at else "",
@@ -235,7 +244,9 @@ def other_events(ctx: Context, store: LogStore, current: Event) -> list[ft.Contr
         )
     if len(controls) == 1:
         controls.append(ft.Text(ctx.ui(S.EVENT_NO_OTHERS), size=ctx.sizes.small))
-    name = ft.TextField(label=ctx.ui(S.EVENT_NEW_NAME), text_size=ctx.sizes.body)
+    name = ft.TextField(
+        label=ctx.ui(S.EVENT_NEW_NAME), text_size=ctx.sizes.body, error_max_lines=WHOLE_LINES
+    )
 
     def create(_: ft.Event) -> None:
         try:

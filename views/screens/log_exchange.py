@@ -34,7 +34,7 @@ from records.store import LogStore, describe_fault, now_local
 from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
-from ..widgets import heading, scrolling_column, text_button
+from ..widgets import WHOLE_LINES, heading, scrolling_column, text_button
 from .log_parts import ERROR_COLOR, fault_screen, open_store
 
 UNSAFE = re.compile(r"[^\w-]+")  # \w is Unicode: a Japanese tournament name stays readable
@@ -56,6 +56,8 @@ class Exchange:
         self.status = ft.Text("", size=ctx.sizes.body, visible=False)
         self.switch = ft.TextButton(visible=False)
         self.paste = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.IMPORT_PASTE),
             multiline=True,
             min_lines=3,

@@ -24,7 +24,14 @@ from .. import strings as S
 from ..context import Context, Screen
 from ..routes import Route
 from ..theme import FONT_FAMILY, TIER_COLORS
-from ..widgets import penalty_chip, penalty_label, scrolling_column, text_button, tier_text
+from ..widgets import (
+    WHOLE_LINES,
+    penalty_chip,
+    penalty_label,
+    scrolling_column,
+    text_button,
+    tier_text,
+)
 from .clock_calls import form_call_button
 from .log_parts import (
     ERROR_COLOR,
@@ -97,6 +104,14 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
     if store is None:
         return fault_screen(ctx, ctx.ui(S.FORM_NEW_TITLE))
     draft = ctx.logbook.drafts.get(route.path)
+    waiting = ctx.logbook.finder_draft
+    if not isinstance(draft, Draft):  # a form begun afresh: no other waits for the finder
+        ctx.logbook.finder_draft = None
+    if not isinstance(draft, Draft) and isinstance(waiting, Draft) and infraction_id is not None:
+        # The finder's answer to a form's picker: that form's values, with the infraction.
+        draft = replace(waiting, infraction_id=infraction_id, tier_id=None, errors={})
+        draft.picking, draft.pick_query, draft.failure = False, "", None
+        ctx.logbook.drafts[route.path] = draft
     if not isinstance(draft, Draft):
         event = store.current_event()
         latest = store.records(event.id, limit=1)
@@ -169,6 +184,8 @@ class RecordForm:
         sizes = ctx.sizes
         errors = draft.errors
         self.name_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.PLAYER_NAME),
             value=draft.name,
             autofocus=original is None,
@@ -179,6 +196,8 @@ class RecordForm:
             prefix_icon=ft.Icons.PERSON,
         )
         self.id_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.PLAYER_ID),
             value=draft.player_id,
             on_change=self._on_player_id,
@@ -190,6 +209,14 @@ class RecordForm:
             value=str(draft.round) if draft.round is not None else NO_ROUND,
             options=self._round_options(),
             on_select=self._on_round,
+            # Its arrow is a Tab stop of its own: named, not an empty stop.
+            trailing_icon=ft.Icon(ft.Icons.ARROW_DROP_DOWN, semantics_label=ctx.ui(S.FORM_ROUND)),
+            selected_trailing_icon=ft.Icon(
+                ft.Icons.ARROW_DROP_UP, semantics_label=ctx.ui(S.FORM_ROUND)
+            ),
+            # Editable: its field takes the keyboard's focus (Tab) and is named by its label; a
+            # read-only one was skipped by Tab and had no accessible name (Chromium, Flet 1.0.5).
+            editable=True,
             error_text=errors.get("round"),
             # Not text_size: Flet 1.0.5 then builds the field's style without the theme's font,
             # and Flutter web fetches a fallback font for the Japanese (seen in Chromium).
@@ -197,6 +224,8 @@ class RecordForm:
             width=160,
         )
         self.table_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.FORM_TABLE),
             value=draft.table,
             on_change=self._on_table,
@@ -205,6 +234,8 @@ class RecordForm:
             width=140,
         )
         self.note_field = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.FORM_NOTE),
             value=draft.note,
             multiline=True,
@@ -345,6 +376,7 @@ class RecordForm:
                 self._on_pick_query,
                 self._pick_infraction,
                 self.draft.errors.get("infraction"),
+                on_finder=self._to_finder if self.original is None else None,
             )
         if self.tardiness_mode:
             choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
@@ -398,6 +430,15 @@ class RecordForm:
         self.draft.picking = True
         self._refresh()
 
+    def _to_finder(self) -> None:
+        """The finder's answer opens a new form (record this penalty): it starts from this one."""
+        self.ctx.logbook.finder_draft = self.draft
+
+    def _finder_answered(self) -> None:
+        """This form no longer waits for the finder (picked by typing, or saved): a later
+        "record this penalty" starts afresh, not with this form's player."""
+        self.ctx.logbook.finder_draft = None
+
     def _on_pick_query(self, text: str) -> None:
         self.draft.pick_query = text
 
@@ -405,6 +446,7 @@ class RecordForm:
         """A reclassification: the record follows the new infraction's tier (the judge may
         choose another again below)."""
         draft = self.draft
+        self._finder_answered()
         draft.infraction_id = infraction_id
         draft.tier_id = None
         draft.picking = False
@@ -503,9 +545,10 @@ class RecordForm:
         if not players:
             return []
         chips: list[ft.Control] = [
-            ft.Chip(
-                label=ft.Text(player_label(ctx, p), size=ctx.sizes.small),
-                leading=ft.Icon(ft.Icons.PERSON_OUTLINE, size=ctx.sizes.body),
+            # A button, not a chip: a chip's label is one line, a long name cut at 175 %.
+            ft.OutlinedButton(
+                content=ft.Text(player_label(ctx, p), size=ctx.sizes.small),
+                icon=ft.Icon(ft.Icons.PERSON_OUTLINE, size=ctx.sizes.body),
                 on_click=lambda _, p=p: self._pick_player(p),
             )
             for p in players
@@ -687,6 +730,7 @@ class RecordForm:
             self._refresh()
             return
         ctx.logbook.drafts.pop(self.path, None)
+        self._finder_answered()
         ctx.actions.log_changed()
         ctx.actions.notify(ctx.ui(S.SAVED))
         ctx.actions.replace(routes.LOG_RECORD.link(record.id))

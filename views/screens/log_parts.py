@@ -337,7 +337,11 @@ def official_note(ctx: Context, tier_id: str) -> ft.Control | None:
     tier = tier_of(ctx, tier_id)
     point = next(p for p in tier.points if OFFICIALLY_RECORDED in p.ja)
     return ft.Row(
-        [ft.Icon(ft.Icons.VERIFIED, size=ctx.sizes.heading), ft.Container(bilingual(ctx, point))],
+        # expand: the sentence wraps in the row's width (without, it ran off the right side)
+        [
+            ft.Icon(ft.Icons.VERIFIED, size=ctx.sizes.heading),
+            ft.Container(bilingual(ctx, point), expand=True),
+        ],
         vertical_alignment=ft.CrossAxisAlignment.START,
         wrap=False,
     )

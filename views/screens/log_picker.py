@@ -16,7 +16,7 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context
-from ..widgets import text_button
+from ..widgets import WHOLE_LINES, text_button
 from .log_parts import infraction_title, local_time, place_label, player_label, tier_of
 
 MATCHES = 8
@@ -36,9 +36,17 @@ def infraction_picker(
     on_query: Callable[[str], None],
     on_pick: Callable[[str], None],
     error: str | None = None,
+    on_finder: Callable[[], None] | None = None,
 ) -> list[ft.Control]:
     """A search field and its matches, each a tap to choose; the finder for a judge without
-    the words. `on_query` keeps what is typed (the form's draft), `on_pick` gets the id."""
+    the words. `on_query` keeps what is typed (the form's draft), `on_pick` gets the id,
+    `on_finder` is told before the finder opens."""
+
+    def open_finder(_: ft.Event) -> None:
+        if on_finder is not None:
+            on_finder()
+        ctx.actions.navigate(routes.FINDER.link())
+
     results = ft.Column(spacing=0)
 
     def fill(text: str) -> None:
@@ -57,6 +65,8 @@ def infraction_picker(
     return [
         ft.Text(ctx.ui(S.PICK_INFRACTION), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
         ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             value=query,
             label=ctx.ui(S.PICK_SEARCH),
             hint_text=ctx.ui(S.PICK_SEARCH_HINT),
@@ -71,7 +81,7 @@ def infraction_picker(
             S.PICK_FINDER,
             kind=ft.TextButton,
             icon=ft.Icons.QUIZ,
-            on_click=lambda _: ctx.actions.navigate(routes.FINDER.link()),
+            on_click=open_finder,
         ),
     ]
 

@@ -10,7 +10,7 @@ from regulation.model import Infraction, Lang, Text
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
-from ..widgets import entry_row, icon_button, section_of, text_button
+from ..widgets import WHOLE_LINES, entry_row, icon_button, section_of, text_button
 from .saved import saved_controls
 
 RESULT_LIMIT = 30
@@ -128,6 +128,8 @@ def search_screen(ctx: Context, query: str) -> Screen:
         show("")
 
     field = ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         value=query,
         autofocus=True,
         hint_text=ctx.ui(S.SEARCH_HINT),

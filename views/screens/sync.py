@@ -30,6 +30,7 @@ from .sync_parts import (
     device_label,
     devices_column,
     large_text,
+    problem_text,
     status_icon,
     update_quietly,
 )
@@ -160,7 +161,7 @@ class SyncScreen(SyncActions):
         )
         problem = self.link.line(
             ft.Text(size=ctx.sizes.body, color=ERROR_COLOR, weight=ft.FontWeight.BOLD),
-            lambda fresh: fresh.problem or "",
+            lambda fresh: problem_text(ctx, fresh.problem_code, fresh.problem, fresh.host_url),
         )
         problem.visible = bool(status.problem)
         self.link.redraw_lines()

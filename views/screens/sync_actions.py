@@ -20,11 +20,12 @@ from records.store import LogStore
 from .. import strings as S
 from ..context import Context
 from ..sync_link import host_options
+from ..widgets import WHOLE_LINES
 from .log_parts import ERROR_COLOR
-from .sync_parts import confirm, judge_field, update_quietly
+from .sync_parts import confirm, judge_field, problem_text, update_quietly
 
 if TYPE_CHECKING:
-    from records.sync.service import SyncService
+    from records.sync.service import SyncResult, SyncService
 
 
 class SyncActions:
@@ -38,6 +39,8 @@ class SyncActions:
         self.message = ft.Text("", size=ctx.sizes.body, weight=ft.FontWeight.BOLD, visible=False)
         self.judge = judge_field(ctx)
         self.address = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.SYNC_ADDRESS),
             hint_text=ctx.ui(S.SYNC_ADDRESS_HINT),
             keyboard_type=ft.KeyboardType.URL,
@@ -45,6 +48,8 @@ class SyncActions:
             text_size=ctx.sizes.body,
         )
         self.code = ft.TextField(
+            error_max_lines=WHOLE_LINES,
+            hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.SYNC_CODE),
             hint_text=ctx.ui(S.SYNC_CODE_HINT),
             capitalization=ft.TextCapitalization.CHARACTERS,
@@ -84,7 +89,7 @@ class SyncActions:
         if result is None:
             return
         if not result.ok:
-            self.say(S.SYNC_NOT_DONE, error=True, reason=result.problem or "")
+            self.say(S.SYNC_NOT_DONE, error=True, reason=self.problem(result))
             return
         status = await asyncio.to_thread(self.service.status)
         done = ctx.ui(
@@ -102,6 +107,9 @@ class SyncActions:
                 done += " · " + ctx.ui(S.SYNC_MOVED_DONE, **report.as_dict())
         await self.started(done)
 
+    def problem(self, result: SyncResult) -> str:
+        return problem_text(self.ctx, result.problem_code, result.problem, result.host)
+
     async def sync_now(self, _: ft.Event) -> None:
         result = await self.run(self.service.sync_now)
         if result is None:
@@ -115,7 +123,7 @@ class SyncActions:
         else:
             status = await asyncio.to_thread(self.link.status)
             if status is None or status.problem != result.problem:  # else its line says it
-                self.say(S.SYNC_NOT_DONE, error=True, reason=result.problem or "")
+                self.say(S.SYNC_NOT_DONE, error=True, reason=self.problem(result))
             else:
                 self.message.visible = False
                 self.update(self.message)

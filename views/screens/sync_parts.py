@@ -20,7 +20,7 @@ from .. import strings as S
 from ..context import Context
 from ..sync_link import is_offline, seconds_since, short_device
 from ..theme import OK_COLOR
-from ..widgets import heading, text_button
+from ..widgets import WHOLE_LINES, heading, text_button
 from .log_parts import ERROR_COLOR, WARNING_COLOR
 
 if TYPE_CHECKING:
@@ -58,6 +58,35 @@ def host_address(url: str | None) -> str:
     return parts.netloc or url
 
 
+# The engine's problem codes (records/sync/status.py) → the line in the judge's language; an
+# unknown code (a newer host) shows the engine's own line.
+_PROBLEMS = {
+    "unreachable": S.SYNC_PROBLEM_UNREACHABLE,
+    "bad_answer": S.SYNC_PROBLEM_NOT_A_HOST,
+    "wrong_code": S.SYNC_PROBLEM_WRONG_CODE,
+    "old_code": S.SYNC_PROBLEM_OLD_CODE,
+    "clock": S.SYNC_PROBLEM_CLOCK,
+    "replay": S.SYNC_PROBLEM_REPLAY,
+    "other_event": S.SYNC_PROBLEM_OTHER_EVENT,
+    "malformed": S.SYNC_PROBLEM_REFUSED,
+    "too_large": S.SYNC_PROBLEM_REFUSED,
+    "bad_item": S.SYNC_PROBLEM_REFUSED,
+    "bad_data": S.SYNC_PROBLEM_BAD_DATA,
+    "rate_limited": S.SYNC_PROBLEM_RATE_LIMITED,
+    "busy": S.SYNC_PROBLEM_BUSY,
+    "not_joined": S.SYNC_PROBLEM_NOT_JOINED,
+}
+
+
+def problem_text(ctx: Context, code: str | None, line: str | None, host_url: str | None) -> str:
+    """Why a sync did not happen, in the judge's language (the engine's `line`, English, as the
+    detail of a refusal that names a field)."""
+    msgid = _PROBLEMS.get(code or "")
+    if msgid is None:
+        return line or ""
+    return ctx.ui(msgid, address=host_address(host_url), detail=line or "")
+
+
 # -- the log's status line -------------------------------------------------------------------------
 
 
@@ -78,7 +107,7 @@ def status_text(ctx: Context, status: SyncStatus, now: datetime | None = None) -
             if status.waiting:
                 line += " · " + ctx.ui(S.SYNC_STATUS_WAITING, count=status.waiting)
         if status.problem:
-            line += "\n" + status.problem
+            line += "\n" + problem_text(ctx, status.problem_code, status.problem, status.host_url)
         return line
     return ctx.ui(S.SYNC_OPEN)
 
@@ -200,6 +229,8 @@ def devices_column(ctx: Context, status: SyncStatus) -> DevicesColumn:
 
 def judge_field(ctx: Context) -> ft.TextField:
     return ft.TextField(
+        error_max_lines=WHOLE_LINES,
+        hint_max_lines=WHOLE_LINES,
         label=ctx.ui(S.SYNC_JUDGE),
         prefix_icon=ft.Icons.BADGE,
         text_size=ctx.sizes.body,

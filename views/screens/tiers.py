@@ -50,6 +50,8 @@ def tier_card(ctx: Context, tier: Tier) -> ft.Control:
             border=ft.Border.all(4, ft.Colors.PRIMARY)
             if tier.id == ctx.state.selected_id
             else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            # An ink well: it takes the keyboard's focus (Tab) and opens on Enter, as a tap.
+            ink=True,
             on_click=lambda _: ctx.actions.navigate(routes.TIER.link(tier.id)),
             tooltip=f"{tier_label(ctx, tier)} ({ctx.ui(S.INFRACTION_COUNT, count=count)})",
         ),
