@@ -189,7 +189,12 @@ def test_the_evidence_goes_through_json_and_csv_and_version_1_is_still_read(
         parse_export(json_bytes(bad), regulation)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The regulation is only read; it is built per test under mutmut's statistics (conftest.py).
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     st.text(
         st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\x00")
