@@ -75,8 +75,7 @@ class History:
         self.insert_many(db, [(event_rowid, record)])
 
     def insert_many(self, db: sqlite3.Connection, rows: list[tuple[int, Record]]) -> None:
-        """Records' rows (event row id, record), as they are, by one executemany (a synced
-        page holds up to a thousand; inside the caller's write)."""
+        """Records' rows (event row id, record) by one executemany, inside the caller's write."""
         refs = self._players.refs(db, [(r.player, to_us(r.updated_at)) for _rowid, r in rows])
         db.executemany(
             "INSERT INTO records (uuid, event_id, player_ref, round, table_label, infraction,"
@@ -88,11 +87,7 @@ class History:
                     record.id,
                     event_rowid,
                     refs[record.player],
-                    record.round,
-                    record.table,
-                    record.infraction_id,
-                    record.tier_id,
-                    record.note,
+                    *_form_fields(record),
                     iso(record.created_at),
                     iso(record.updated_at),
                     to_us(record.created_at),
@@ -115,11 +110,7 @@ class History:
             " WHERE uuid = ?",
             (
                 player_ref,
-                record.round,
-                record.table,
-                record.infraction_id,
-                record.tier_id,
-                record.note,
+                *_form_fields(record),
                 iso(record.updated_at),
                 to_us(record.updated_at),
                 int(record.deleted),
@@ -344,6 +335,11 @@ class History:
         finally:
             if pause_gc:
                 gc.enable()
+
+
+def _form_fields(record: Record) -> tuple[int | None, str | None, str, str, str | None]:
+    """The columns the record form sets, in the order both writes list them."""
+    return (record.round, record.table, record.infraction_id, record.tier_id, record.note)
 
 
 def _by(record: Record) -> tuple[str | None, str | None]:

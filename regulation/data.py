@@ -75,7 +75,7 @@ def read_compiled(yaml_path: Path) -> Compiled:
         raise DataError(json_path, "", f"larger than {MAX_COMPILED_BYTES} bytes: not a data file")
 
     head, newline, payload = raw.partition(b"\n")
-    manifest = _manifest(head) if newline else None
+    manifest = manifest_line(head, _MANIFEST_FIELDS) if newline else None
     if manifest is None:
         raise DataError(json_path, "manifest", f"missing or damaged: {stale}")
     if manifest["format"] != FORMAT:
@@ -102,21 +102,24 @@ def read_compiled(yaml_path: Path) -> Compiled:
     return Compiled(data, manifest["source_sha256"], manifest["counts"])
 
 
-def _manifest(head: bytes) -> dict[str, Any] | None:
-    """The manifest line, or None unless it has every field with the right type."""
+_MANIFEST_FIELDS: dict[str, type] = {
+    "format": int,
+    "source_sha256": str,
+    "data_sha256": str,
+    "data_bytes": int,
+    "counts": dict,
+}
+
+
+def manifest_line(head: bytes, fields: dict[str, type]) -> dict[str, Any] | None:
+    """A compiled file's manifest line (its first), or None unless it has every field of
+    `fields` with its type (a bool is not an int here). The situation model's weights share it."""
     try:
         manifest = json.loads(head.decode("utf-8"))
     except (ValueError, RecursionError):
         return None
     if not isinstance(manifest, dict):
         return None
-    fields = {
-        "format": int,
-        "source_sha256": str,
-        "data_sha256": str,
-        "data_bytes": int,
-        "counts": dict,
-    }
     for key, kind in fields.items():
         if not isinstance(manifest.get(key), kind) or isinstance(manifest.get(key), bool):
             return None

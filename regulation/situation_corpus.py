@@ -31,6 +31,7 @@ MIN_QUOTED_CHARS = 12  # a sentence of the regulation this long, found in a row,
 EVALUATION_TABLES = (
     ROOT / "tests" / "situation_queries.yaml",
     ROOT / "tests" / "search_queries.yaml",
+    ROOT / "tests" / "situation_holdout2.yaml",
 )
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .cues import without_intent
-from .data import DataError
+from .data import DataError, manifest_line
 from .normalize import WORD_PATTERN, fold, stem
 from .paths import ASSETS_DIR
 from .query import STOPWORDS
@@ -173,7 +173,7 @@ def _verified(path: Path) -> tuple[bytes, dict[str, Any]]:
     if len(raw) > MAX_MODEL_BYTES:
         raise DataError(path, "", f"larger than {MAX_MODEL_BYTES} bytes: not a situation model")
     head, newline, payload = raw.partition(b"\n")
-    manifest = _manifest(head) if newline else None
+    manifest = manifest_line(head, _MANIFEST_FIELDS) if newline else None
     if manifest is None:
         raise DataError(path, "manifest", f"missing or damaged: {_RETRAIN}")
     if manifest["format"] != FORMAT:
@@ -187,24 +187,13 @@ def _verified(path: Path) -> tuple[bytes, dict[str, Any]]:
     return payload, manifest
 
 
-def _manifest(head: bytes) -> dict[str, Any] | None:
-    try:
-        manifest = json.loads(head.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(manifest, dict):
-        return None
-    fields = {
-        "format": int,
-        "inputs_sha256": str,
-        "data_sha256": str,
-        "data_bytes": int,
-        "labels": list,
-    }
-    for key, kind in fields.items():
-        if not isinstance(manifest.get(key), kind) or isinstance(manifest.get(key), bool):
-            return None
-    return manifest
+_MANIFEST_FIELDS: dict[str, type] = {
+    "format": int,
+    "inputs_sha256": str,
+    "data_sha256": str,
+    "data_bytes": int,
+    "labels": list,
+}
 
 
 def _model(data: Any, inputs_sha256: str) -> SituationModel:

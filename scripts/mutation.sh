@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Mutation testing (README "Mutation testing"): mutmut mutates regulation/, views/state.py and
-# views/routes.py ([tool.mutmut] in pyproject.toml) and runs the fast in-process tests that
-# reach each mutant; then the score (scripts/mutation_score.py). Not in CI: a full run keeps
-# both cores busy for about half an hour. mutmut keeps its results in mutants/ and reruns only
-# what changed.
+# Mutation testing (docs/testing.md "Mutation testing", docs/mutation.md): mutmut mutates
+# regulation/, views/state.py, views/routes.py and records/ ([tool.mutmut] in pyproject.toml) and
+# runs the fast in-process tests that reach each mutant; then the score per module
+# (scripts/mutation_score.py). Not in CI: all of it keeps both cores busy for hours; one module
+# takes minutes. mutmut keeps its results in mutants/ and reruns only what changed.
 #
 #   scripts/mutation.sh                        # every mutant not yet decided, then the score
-#   scripts/mutation.sh "regulation.loader*"   # rerun one module's mutants (after new tests)
+#   scripts/mutation.sh "records.identity*"    # one module's mutants (after new tests)
+#   scripts/mutation.sh "records.sync.hlc*"    # a module of a subpackage
 #   scripts/mutation.sh --fresh                # start over: a clean measurement
 #   scripts/mutation.sh --score                # only print the score of the results so far
 #   MUTATION_CHILDREN=1 scripts/mutation.sh    # parallel test processes (default 2)
@@ -21,8 +22,8 @@ case "${1:-}" in
   --score) ;;
   --fresh)
     rm -rf mutants
-    .venv/bin/mutmut run --max-children "${MUTATION_CHILDREN:-2}"
+    .venv/bin/python -m mutmut run --max-children "${MUTATION_CHILDREN:-2}"
     ;;
-  *) .venv/bin/mutmut run --max-children "${MUTATION_CHILDREN:-2}" "$@" ;;
+  *) .venv/bin/python -m mutmut run --max-children "${MUTATION_CHILDREN:-2}" "$@" ;;
 esac
 exec .venv/bin/python scripts/mutation_score.py

@@ -62,7 +62,10 @@ def listed(heading: str) -> dict[str, str]:
 
 
 def package_of(path: Path) -> str:
-    return f"{path.parts[0]}/" if path.parts[0] == "regulation" else path.as_posix()
+    """regulation/, records/ and records/sync/ are summed as packages; the views' files alone."""
+    if path.parts[0] in ("regulation", "records"):
+        return f"{path.parent.as_posix()}/"
+    return path.as_posix()
 
 
 def main() -> int:
@@ -105,12 +108,14 @@ def main() -> int:
     def line(label: str, counts: Counter[str]) -> str:
         scored = counts["mutants"] - counts["equivalent"]
         score = f"{100 * counts['killed'] / scored:5.1f} %" if scored else "    —  "
+        if counts["mutants"] and counts["not run"] == counts["mutants"]:
+            score = "not run"
         return (
-            f"{label:26} {counts['mutants']:6} {counts['equivalent']:6} {counts['killed']:6}"
+            f"{label:30} {counts['mutants']:6} {counts['equivalent']:6} {counts['killed']:6}"
             f" {counts['survived']:6} {counts['not run']:6}   {score}"
         )
 
-    print(f"{'':26} {'mutants':>6} {'equiv':>6} {'killed':>6} {'alive':>6} {'notrun':>6}   score")
+    print(f"{'':30} {'mutants':>6} {'equiv':>6} {'killed':>6} {'alive':>6} {'notrun':>6}   score")
     packages: dict[str, Counter[str]] = {}
     for package, module, counts in rows:
         print(line(module, counts))

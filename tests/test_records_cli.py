@@ -141,6 +141,7 @@ def test_export_csv_and_json_then_import_on_another_device(
     assert [r["player"]["name"] for r in log_json(capsys, "list")["records"]] == names
 
 
+@pytest.mark.process
 def test_export_to_standard_output(data_dir: Path) -> None:
     added = run_main(["log", "add", "--player", "山田", "--infraction", "bribery"], data_dir)
     assert added.returncode == 0, added.stderr
@@ -184,6 +185,7 @@ def test_bad_input_is_one_line_on_stderr_and_a_nonzero_exit(
     assert captured.out == ""
 
 
+@pytest.mark.process
 def test_import_failures_in_a_real_process(data_dir: Path, tmp_path: Path) -> None:
     missing = run_main(["log", "import", str(tmp_path / "none.json")], data_dir)
     assert missing.returncode == 1

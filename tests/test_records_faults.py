@@ -75,6 +75,7 @@ def digest(path: Path) -> str:
 # -- kill -9 -------------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_kill_9_during_writes_loses_no_confirmed_save(
     regulation: Regulation, tmp_path: Path
 ) -> None:
@@ -126,6 +127,7 @@ def test_kill_9_during_writes_loses_no_confirmed_save(
     assert len(added) >= 15
 
 
+@pytest.mark.process
 def test_kill_9_during_an_import_leaves_all_or_nothing(
     regulation: Regulation, tmp_path: Path
 ) -> None:
@@ -269,6 +271,7 @@ def test_a_healthy_log_is_never_set_aside(regulation: Regulation, tmp_path: Path
     assert sorted(p.name for p in tmp_path.iterdir()) == [DATABASE_NAME, f"{DATABASE_NAME}.lock"]
 
 
+@pytest.mark.process
 def test_the_command_line_reports_a_damaged_file_in_one_line_and_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -314,6 +317,7 @@ def assert_one_clear_line(result: subprocess.CompletedProcess[str], *words: str)
 ADD = ["log", "add", "--player", "山田", "--infraction", "bribery"]
 
 
+@pytest.mark.process
 def test_a_read_only_empty_data_folder_gives_one_clear_line(shared_folder: Path) -> None:
     data_dir = shared_folder / "data"
     data_dir.mkdir()
@@ -323,6 +327,7 @@ def test_a_read_only_empty_data_folder_gives_one_clear_line(shared_folder: Path)
     assert list(data_dir.iterdir()) == []
 
 
+@pytest.mark.process
 def test_a_read_only_data_folder_with_a_log_gives_one_clear_line_and_keeps_it(
     regulation: Regulation, shared_folder: Path
 ) -> None:
@@ -336,6 +341,7 @@ def test_a_read_only_data_folder_with_a_log_gives_one_clear_line_and_keeps_it(
     assert sorted(p.name for p in data_dir.iterdir()) == [DATABASE_NAME, f"{DATABASE_NAME}.lock"]
 
 
+@pytest.mark.process
 def test_a_read_only_log_file_gives_one_clear_line(
     regulation: Regulation, shared_folder: Path
 ) -> None:
@@ -348,6 +354,7 @@ def test_a_read_only_log_file_gives_one_clear_line(
     assert digest(path) == before
 
 
+@pytest.mark.process
 def test_a_full_disk_while_saving_keeps_every_confirmed_save(
     regulation: Regulation, tmp_path: Path
 ) -> None:
@@ -371,6 +378,7 @@ def test_a_full_disk_while_saving_keeps_every_confirmed_save(
         assert len(saved) == len(confirmed)  # the failed save left nothing half-written
 
 
+@pytest.mark.process
 def test_a_full_disk_during_an_import_imports_nothing(
     regulation: Regulation, tmp_path: Path
 ) -> None:
@@ -386,6 +394,7 @@ def test_a_full_disk_during_an_import_imports_nothing(
         assert store.integrity_check() == "ok"
 
 
+@pytest.mark.process
 def test_the_command_line_on_a_full_disk_says_so_in_one_line(
     regulation: Regulation, tmp_path: Path
 ) -> None:
@@ -413,6 +422,7 @@ def test_the_command_line_on_a_full_disk_says_so_in_one_line(
 # -- two writers -----------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_two_processes_writing_at_once_lose_nothing(regulation: Regulation, tmp_path: Path) -> None:
     go = tmp_path / "go"
     LogStore.open(regulation, tmp_path / DATABASE_NAME).close()

@@ -86,7 +86,9 @@ def test_a_name_of_invisible_characters_only_is_refused_in_one_line(
     assert store_for_refusals.records(event.id) == before
 
 
-@pytest.fixture(scope="module")
+# One a test (a hypothesis test shares it between its examples); not one a module, which
+# mutmut's statistics cannot build over a regulation made per test (conftest.py).
+@pytest.fixture
 def store_for_refusals(regulation: Regulation, tmp_path_factory: pytest.TempPathFactory):
     with open_store(regulation, tmp_path_factory.mktemp("log")) as store:
         yield store

@@ -34,7 +34,9 @@ any_offset = st.timedeltas(
 any_time = st.datetimes(timezones=any_offset)
 
 
-@pytest.fixture(scope="module")
+# One a test (a hypothesis test shares it between its examples); not one a module, which
+# mutmut's statistics cannot build over a regulation made per test (conftest.py).
+@pytest.fixture
 def store(regulation: Regulation, tmp_path_factory: pytest.TempPathFactory):
     with LogStore.open(regulation, tmp_path_factory.mktemp("log") / DATABASE_NAME) as opened:
         yield opened

@@ -157,6 +157,7 @@ def test_a_bad_extension_of_a_started_round_changes_nothing(
     assert dump(data_dir) == before
 
 
+@pytest.mark.process
 def test_text_output_and_a_real_process(data_dir: Path) -> None:
     done = run_main(["round", "start", "1", "--event", "大会", "--minutes", "45"], data_dir)
     assert done.returncode == 0, done.stderr

@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVALUATION_TABLES = (
     ROOT / "tests" / "situation_queries.yaml",
     ROOT / "tests" / "search_queries.yaml",
+    ROOT / "tests" / "situation_holdout2.yaml",
 )
 MIN_ROWS_PER_ENTRY = 30
 MIN_REGULATION_CHARS = 12  # a folded regulation sentence this long must not appear in a row

@@ -143,7 +143,12 @@ def deliver(store: LogStore, batches: list[list[ItemVersion]]) -> None:
             apply(db, store._events, store._history, batch)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The regulation is only read; it is built per test under mutmut's statistics (conftest.py).
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     data=st.data(), pool=st.lists(versions(), min_size=1, max_size=12, unique_by=lambda v: v.key)
 )
