@@ -1157,6 +1157,13 @@ def test_both_languages_say_the_judges_own_data_once(apps, disk) -> None:
     assert players and all(t.count("Alex Kim") == 1 for t in players), players
 
 
+def back_arrow(app) -> ft.Control:
+    """The wide page's back arrow: an icon button centred in the app bar's leading slot."""
+    slot = app.top_view.appbar.leading
+    assert isinstance(slot, ft.Container) and isinstance(slot.content, ft.IconButton)
+    return slot.content
+
+
 def test_on_a_desktop_a_row_opens_its_record_beside_the_same_list(apps) -> None:
     """Issue 20, item 15: on a wide window the log beside a record, or beside a player's
     history, is the list already shown, its controls kept (each one costs the browser time to
@@ -1185,8 +1192,8 @@ def test_on_a_desktop_a_row_opens_its_record_beside_the_same_list(apps) -> None:
     assert app.client_route == routes.LOG_RECORD.link(second)
     assert app.back()  # Android's back: the history before
     assert app.has_text("最も重い罰則：")
-    app.click(app.top_view.appbar.leading)  # the app bar's arrow: the record
+    app.click(back_arrow(app))  # the app bar's arrow: the record
     assert app.client_route == routes.LOG_RECORD.link(first)
-    app.click(app.top_view.appbar.leading)  # …and the log
+    app.click(back_arrow(app))  # …and the log
     assert app.client_route == routes.LOG.link()
     assert app.top_view.appbar.leading is None  # a destination's root: nothing to go back to
