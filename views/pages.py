@@ -114,7 +114,7 @@ class Pages:
             return [page_view(ctx, route.path, screen, destinations, tab, can_go_back=False)]
         back = ctx.actions.back if len(stack) > 1 else None
         views = self._wide.views(
-            ctx, route.path, screen, listed.screen, self.table.destinations, tab, version, back
+            ctx, screen, listed.screen, self.table.destinations, tab, version, back
         )
         self.changed = self._wide.changed
         return views

@@ -49,6 +49,7 @@ class WidePage:
         # What the app bar's actions were made for: the entry it stars, the app's version.
         self._actions: tuple[str | None, int] | None = None
         self._back: ft.Container | None = None
+        self._pops = 0  # a popped view's address stays hidden by the client: a new one each time
         # What the last `views` changed in place, for Flet to compare and send alone (it would
         # otherwise compare the whole page, the kept list's rows and all); None: a new page.
         self.changed: list[ft.Control] | None = None
@@ -57,6 +58,7 @@ class WidePage:
     def popped(self) -> None:
         """The client hid the page (a system back): the next one must be a new view."""
         self._view = None
+        self._pops += 1
 
     def forget(self) -> None:
         """Another kind of view was shown (a phone's, a full-screen one): start afresh."""
@@ -96,7 +98,6 @@ class WidePage:
     def views(
         self,
         ctx: Context,
-        path: str,
         screen: Screen,
         listed: Screen,
         destinations: tuple[Destination, ...],
@@ -118,7 +119,12 @@ class WidePage:
                 expand=True,
                 vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             )
-            self._view = ft.View(route=path, appbar=appbar, controls=[self._row], padding=0)
+            # An address of its own, kept while the page is: to Flutter's navigator a view
+            # whose address changed is a new page, built again whole (the kept list too) and
+            # slid in, while the judge may already be typing into it.
+            self._view = ft.View(
+                route=f"/_wide/{self._pops}", appbar=appbar, controls=[self._row], padding=0
+            )
             self._rail = (tab, version)
             self._full_width = screen.full_width
             self._actions = actions
@@ -140,13 +146,7 @@ class WidePage:
                 if now.content is not new.content:
                     now.content = new.content
                     changed.append(now)
-        if self._view.route != path:
-            # The view's address is the page's: Flutter web's text fields lose the keyboard
-            # in a view whose address differs (seen in Chromium, Flet 1.0.5).
-            self._view.route = path
-            self.changed = None
-        else:
-            self.changed = changed
+        self.changed = changed
         return [self._below, self._view]
 
     def _back_button(self, ctx: Context, back: Callable[[], None], version: int) -> ft.Control:
