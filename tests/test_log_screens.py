@@ -454,6 +454,35 @@ def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None
     assert app.has_text(line)
 
 
+def test_the_finder_answers_the_edit_form_that_opened_it(apps, disk) -> None:
+    """Issue 20, item 3: the edit form's picker → the finder → "record this penalty" goes back
+    to that record's edit, the infraction changed and what the judge had changed kept (it used
+    to open a new record's empty form)."""
+    app = apps()
+    record_id = record(app, DREW, "山田太郎", table="4")
+    app.click(app.find(ft.OutlinedButton, text="編集"))
+    app.type(app.find(ft.TextField, label="卓"), "7")  # changed, not saved yet
+    app.click(app.find(text="違反を変える"))
+    app.click(app.find(text="診断で探す"))
+    assert app.client_route == routes.FINDER.link()
+    app.route(routes.INFRACTION.link(SLOW))  # where the finder's walk ends
+    app.click(app.find(text="この罰則を記録"))
+    assert app.client_route == routes.LOG_EDIT.link(record_id)
+    assert app.has_text("故意ではなく、不必要に長い時間をかけたプレイをした")
+    assert name_field(app).value == "山田太郎"
+    assert app.find(ft.TextField, label="卓").value == "7"
+    assert selected_tier(app) == "A 注意"  # the new infraction's tier
+    save(app)
+    assert [(r.id, r.infraction_id, r.tier_id, r.table) for r in live(disk())] == [
+        (record_id, SLOW, "caution", "7")
+    ]
+    # Answered: a later "record this penalty" starts a new record, not this edit again.
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(text="この罰則を記録"))
+    assert app.client_route == routes.LOG_NEW.link(infraction=DREW)
+    assert name_field(app).value == ""
+
+
 def test_the_form_shows_the_players_whole_tournament_once_the_name_matches(apps) -> None:
     """Issue 20, item 7: every infraction of the player so far, one line each, not only
     the same infraction's repeats."""

@@ -84,6 +84,19 @@ class Draft:
     errors: dict[str, str] = field(default_factory=dict)  # by form field
     failure: str | None = None  # why the last save failed
 
+    def answered(self, infraction_id: str) -> Draft:
+        """These values with the finder's answer: its infraction and that infraction's tier,
+        the picker closed."""
+        return replace(
+            self,
+            infraction_id=infraction_id,
+            tier_id=None,
+            picking=False,
+            pick_query="",
+            errors={},
+            failure=None,
+        )
+
 
 def arrival(value: str) -> datetime | None:
     """The `arrived` query value: whole seconds since the epoch, as the device's time."""
@@ -107,10 +120,14 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
     waiting = ctx.logbook.finder_draft
     if not isinstance(draft, Draft):  # a form begun afresh: no other waits for the finder
         ctx.logbook.finder_draft = None
-    if not isinstance(draft, Draft) and isinstance(waiting, Draft) and infraction_id is not None:
+    if (
+        not isinstance(draft, Draft)
+        and isinstance(waiting, Draft)
+        and waiting.record_id is None  # an edit's answer goes back to the edit (finder_link)
+        and infraction_id is not None
+    ):
         # The finder's answer to a form's picker: that form's values, with the infraction.
-        draft = replace(waiting, infraction_id=infraction_id, tier_id=None, errors={})
-        draft.picking, draft.pick_query, draft.failure = False, "", None
+        draft = waiting.answered(infraction_id)
         ctx.logbook.drafts[route.path] = draft
     if not isinstance(draft, Draft):
         event = store.current_event()
@@ -133,7 +150,8 @@ def edit_record_screen(ctx: Context, route: Route) -> Screen | None:
     if record is None or record.deleted:
         return None
     draft = ctx.logbook.drafts.get(route.path)
-    if not isinstance(draft, Draft):
+    if not isinstance(draft, Draft):  # a form begun afresh: no other waits for the finder
+        ctx.logbook.finder_draft = None
         infraction = ctx.regulation.infraction(record.infraction_id)
         own_tier = infraction is not None and infraction.penalty.id == record.tier_id
         draft = Draft(
@@ -376,7 +394,7 @@ class RecordForm:
                 self._on_pick_query,
                 self._pick_infraction,
                 self.draft.errors.get("infraction"),
-                on_finder=self._to_finder if self.original is None else None,
+                on_finder=self._to_finder,
             )
         if self.tardiness_mode:
             choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
@@ -431,7 +449,9 @@ class RecordForm:
         self._refresh()
 
     def _to_finder(self) -> None:
-        """The finder's answer opens a new form (record this penalty): it starts from this one."""
+        """The finder's answer (record this penalty) starts from this form: a new record's form
+        begins with its values, an edit is opened again with the infraction changed
+        (views/logbook.py `finder_link`)."""
         self.ctx.logbook.finder_draft = self.draft
 
     def _finder_answered(self) -> None:
