@@ -1186,6 +1186,23 @@ def test_both_languages_say_the_judges_own_data_once(apps, disk) -> None:
     assert players and all(t.count("Alex Kim") == 1 for t in players), players
 
 
+def test_both_languages_say_a_round_once(apps, disk) -> None:
+    """Issue 20, item 13: the log's current round says its round once in each language (it
+    read "1回戦 / Round 1（現在） / 1回戦 / Round 1 (now)"), and a round menu's entries are in
+    one language: its field is one line, and "すべての回戦 / All rounds" was cut."""
+    store = disk()
+    event = store.current_event()
+    store.add_record(event.id, RecordInput(Player("山田太郎"), DREW, round=1))
+    app = apps(prefs={"language": "both"}, route=routes.LOG.link())
+    assert app.has_text("1回戦（現在） / Round 1 (now)")
+    assert not [t for t in app.texts() if t.count("Round 1") > 1]
+    menu = app.find(ft.Dropdown, label="回戦で絞り込む / Filter by round")
+    assert [o.text for o in menu.options][:2] == ["すべての回戦", "1回戦"]
+    app.route(routes.LOG_NEW.link(infraction=DREW))
+    menu = app.find(ft.Dropdown, label="回戦 / Round")
+    assert [o.text for o in menu.options][:2] == ["回戦なし", "1回戦"]
+
+
 def test_on_a_desktop_a_row_opens_its_record_beside_the_same_list(apps) -> None:
     """Issue 20, item 15: on a wide window the log beside a record, or beside a player's
     history, is the list already shown, its controls kept (each one costs the browser time to

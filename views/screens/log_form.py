@@ -22,6 +22,7 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
+from ..fields import menu_width
 from ..routes import Route
 from ..theme import FONT_FAMILY, TIER_COLORS
 from ..widgets import (
@@ -43,6 +44,7 @@ from .log_parts import (
     player_label,
     recovery_banner,
     repeat_notice,
+    round_choice,
     round_label,
     round_numbers,
 )
@@ -239,7 +241,7 @@ class RecordForm:
             # Not text_size: Flet 1.0.5 then builds the field's style without the theme's font,
             # and Flutter web fetches a fallback font for the Japanese (seen in Chromium).
             text_style=ft.TextStyle(size=sizes.body, font_family=FONT_FAMILY),
-            width=160,
+            width=menu_width(ctx, [o.text or "" for o in self._round_options()]),
         )
         self.table_field = ft.TextField(
             error_max_lines=WHOLE_LINES,
@@ -643,8 +645,8 @@ class RecordForm:
     def _round_options(self) -> list[ft.DropdownOption]:
         assert self.event is not None
         numbers = round_numbers(self.event, self.draft.round)
-        options = [ft.DropdownOption(key=NO_ROUND, text=self.ctx.ui(S.NO_ROUND))]
-        options += [ft.DropdownOption(key=str(n), text=round_label(self.ctx, n)) for n in numbers]
+        options = [ft.DropdownOption(key=NO_ROUND, text=round_choice(self.ctx, None))]
+        options += [ft.DropdownOption(key=str(n), text=round_choice(self.ctx, n)) for n in numbers]
         return options
 
     # -- what the judge does ---------------------------------------------------------------------
