@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from records.store import LogStore
     from regulation.model import Regulation
     from views.screens.clock_calls import RunningCall
-    from views.screens.log_form import Draft
+    from views.screens.log_draft import Draft
 
 _stores: dict[Path, LogStore] = {}
 _dismissed: set[Path] = set()  # files whose set-aside notice a judge has read
