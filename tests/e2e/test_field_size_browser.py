@@ -19,6 +19,7 @@ import time
 import pytest
 from playwright.sync_api import Locator
 
+from regulation.model import Regulation
 from views import strings as S
 
 from .harness import AppServer, FlutterApp
@@ -155,3 +156,36 @@ def test_an_empty_field_is_as_tall_as_its_label(
     app.page.keyboard.type("z", delay=20)  # a letter: no placeholder, as tall as one line
     wait_height(app, box, below, lambda h: h <= empty + 2, "the filter with a letter")
     assert_laid_out(app, "the log, a letter in its filter")
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "both"), ("phone", "en")])
+def test_the_forms_tier_chips_are_whole(
+    open_app, text_size_server: AppServer, regulation: Regulation, measure, size: str, lang: str
+) -> None:
+    """The form's tier chips wrap their label (a chip drew one line: "C デュエルの敗北 /
+    Duel" in "both" on a phone at 175 %)."""
+    app = open_app(
+        size,
+        LOCALES[lang],
+        "/log/new?infraction=drew-extra-cards",
+        server=text_size_server,
+        settings={"language": lang, **LARGEST},
+    )
+    app.wait_for(textbox(app, label_of(S.PLAYER_NAME, lang)))
+    for tier in regulation.tiers:
+        label = f"{tier.letter} {tier.title.shown(lang)}"
+        chip = app.page.get_by_role("checkbox", name=label, exact=True).or_(app.button(label))
+        into_view(app, chip)
+        box = chip.first.bounding_box()
+        assert box is not None, label
+        # A chip's label lies inside its padding (8 px a side down, about 12 across) and, a
+        # line of the bundled font being 1.2 em tall, holds this many lines.
+        lines = max(1, math.floor((box["height"] - 16) / (SIZES_175.small * 1.2) + 0.2))
+        room = (box["width"] - 24) * lines
+        needed = measure(label, SIZES_175.small)
+        assert needed <= room, (
+            f"{label!r} needs {needed:.0f} px, its chip ({box['width']:.0f}×"
+            f"{box['height']:.0f}) holds {lines} line(s): cut"
+        )
+    app.screenshot(f"{lang}-175-form-tiers")
+    assert_laid_out(app, "the form's tiers")

@@ -15,7 +15,7 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..theme import TIER_COLORS
-from ..widgets import penalty_chip, penalty_label, text_button, tier_text
+from ..widgets import WHOLE_LINES, penalty_chip, penalty_label, text_button, tier_text
 from .log_draft import suggestion
 from .log_parts import (
     ERROR_COLOR,
@@ -210,7 +210,7 @@ def tier_controls(form: RecordForm) -> list[ft.Control]:
         selected = tier.id == chosen
         chips.append(
             ft.Chip(
-                label=tier_text(ctx, tier),
+                label=wrapping(tier_text(ctx, tier)),
                 selected=selected,
                 bgcolor=colors.background,
                 selected_color=colors.background,
@@ -271,3 +271,10 @@ def round_options(form: RecordForm) -> list[ft.DropdownOption]:
     options = [ft.DropdownOption(key=NO_ROUND, text=round_choice(form.ctx, None))]
     options += [ft.DropdownOption(key=str(n), text=round_choice(form.ctx, n)) for n in numbers]
     return options
+
+
+def wrapping(text: ft.Text) -> ft.Text:
+    """A chip's label on as many lines as it needs: a chip draws one line by default, and
+    "C デュエルの敗北 / Duel Forfeiture" was cut on a phone at 175 % in "both"."""
+    text.max_lines = WHOLE_LINES
+    return text
