@@ -454,6 +454,35 @@ def test_editing_changes_the_infraction_and_its_tier_follows(apps, disk) -> None
     assert app.has_text(line)
 
 
+def test_the_finder_answers_the_edit_form_that_opened_it(apps, disk) -> None:
+    """Issue 20, item 3: the edit form's picker → the finder → "record this penalty" goes back
+    to that record's edit, the infraction changed and what the judge had changed kept (it used
+    to open a new record's empty form)."""
+    app = apps()
+    record_id = record(app, DREW, "山田太郎", table="4")
+    app.click(app.find(ft.OutlinedButton, text="編集"))
+    app.type(app.find(ft.TextField, label="卓"), "7")  # changed, not saved yet
+    app.click(app.find(text="違反を変える"))
+    app.click(app.find(text="診断で探す"))
+    assert app.client_route == routes.FINDER.link()
+    app.route(routes.INFRACTION.link(SLOW))  # where the finder's walk ends
+    app.click(app.find(text="この罰則を記録"))
+    assert app.client_route == routes.LOG_EDIT.link(record_id)
+    assert app.has_text("故意ではなく、不必要に長い時間をかけたプレイをした")
+    assert name_field(app).value == "山田太郎"
+    assert app.find(ft.TextField, label="卓").value == "7"
+    assert selected_tier(app) == "A 注意"  # the new infraction's tier
+    save(app)
+    assert [(r.id, r.infraction_id, r.tier_id, r.table) for r in live(disk())] == [
+        (record_id, SLOW, "caution", "7")
+    ]
+    # Answered: a later "record this penalty" starts a new record, not this edit again.
+    app.route(routes.INFRACTION.link(DREW))
+    app.click(app.find(text="この罰則を記録"))
+    assert app.client_route == routes.LOG_NEW.link(infraction=DREW)
+    assert name_field(app).value == ""
+
+
 def test_the_form_shows_the_players_whole_tournament_once_the_name_matches(apps) -> None:
     """Issue 20, item 7: every infraction of the player so far, one line each, not only
     the same infraction's repeats."""
@@ -1155,6 +1184,23 @@ def test_both_languages_say_the_judges_own_data_once(apps, disk) -> None:
     assert all(t.count(name) <= 1 for t in texts), [t for t in texts if t.count(name) > 1]
     players = [t for t in texts if "Alex Kim" in t]
     assert players and all(t.count("Alex Kim") == 1 for t in players), players
+
+
+def test_both_languages_say_a_round_once(apps, disk) -> None:
+    """Issue 20, item 13: the log's current round says its round once in each language (it
+    read "1回戦 / Round 1（現在） / 1回戦 / Round 1 (now)"), and a round menu's entries are in
+    one language: its field is one line, and "すべての回戦 / All rounds" was cut."""
+    store = disk()
+    event = store.current_event()
+    store.add_record(event.id, RecordInput(Player("山田太郎"), DREW, round=1))
+    app = apps(prefs={"language": "both"}, route=routes.LOG.link())
+    assert app.has_text("1回戦（現在） / Round 1 (now)")
+    assert not [t for t in app.texts() if t.count("Round 1") > 1]
+    menu = app.find(ft.Dropdown, label="回戦で絞り込む / Filter by round")
+    assert [o.text for o in menu.options][:2] == ["すべての回戦", "1回戦"]
+    app.route(routes.LOG_NEW.link(infraction=DREW))
+    menu = app.find(ft.Dropdown, label="回戦 / Round")
+    assert [o.text for o in menu.options][:2] == ["回戦なし", "1回戦"]
 
 
 def back_arrow(app) -> ft.Control:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from records.paths import database_path
 
+from . import routes
 from .sync_link import SyncLink
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from records.store import LogStore
     from regulation.model import Regulation
     from views.screens.clock_calls import RunningCall
+    from views.screens.log_draft import Draft
 
 _stores: dict[Path, LogStore] = {}
 _dismissed: set[Path] = set()  # files whose set-aside notice a judge has read
@@ -44,9 +46,9 @@ class Logbook:
         self.path = path or database_path()
         self.fault: str | None = None  # why the last attempt to open failed, one line
         self.drafts: dict[str, object] = {}  # route path → an open form's values
-        # A new record's values while its judge looks in the finder: the form the finder's
+        # A record form's values while its judge looks in the finder: the form the finder's
         # answer opens (record this penalty) starts from them, the name typed kept.
-        self.finder_draft: object | None = None
+        self.finder_draft: Draft | None = None
         self.player_filter = ""
         self.round_filter: int | None = None  # the log shows one round (None: all of them)
         self.table_filter = ""  # …and/or one table
@@ -83,6 +85,18 @@ class Logbook:
 
         with contextlib.suppress(LogError):
             self.open()
+
+    def finder_link(self, infraction_id: str) -> str:
+        """Where "record this penalty" goes: back to the edit whose picker opened the finder,
+        its infraction changed (issue 20, item 3); else a new record's form, which starts from
+        a waiting new form's values (views/screens/log_form.py)."""
+        waiting = self.finder_draft
+        if waiting is None or waiting.record_id is None:
+            return routes.LOG_NEW.link(infraction=infraction_id)
+        path = routes.LOG_EDIT.link(waiting.record_id)
+        self.drafts[path] = waiting.answered(infraction_id)
+        self.finder_draft = None  # answered: a later "record this penalty" is a new record
+        return path
 
     def keep_drafts(self, paths: set[str]) -> None:
         """Forgets the forms that left the history (back, or another destination): opening

@@ -25,6 +25,7 @@ from regulation.search import SearchIndex
 
 from . import routes
 from . import strings as S
+from .browser_back import BrowserHistory
 from .context import Actions, Context, Screen
 from .device import Device
 from .logbook import Logbook
@@ -81,6 +82,7 @@ class Shell:
         self._top_tick: Tick | None = None  # the shown screen's, handed to the ticker
         self.state = AppState()
         self.history = History()
+        self.browser = BrowserHistory(page, self._spawn)  # its entries: the back on the web
         # The addresses the app asked for and has not been shown yet: any other route change
         # is the browser's own (a reload, a typed address, its back or forward buttons).
         self._asked: set[str] = set()
@@ -114,6 +116,7 @@ class Shell:
         page.on_connect = self._on_connect
         page.on_error = self._on_client_error
         self.show(page.route)
+        self.browser.reattached(self.history.stack[-1].path)
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self._warm_up, daemon=True).start()
 
@@ -205,6 +208,7 @@ class Shell:
         self._asked.add(path)
         self.show(route)
         self._ahead.add(path)
+        self.browser.pushed(path)
         self.page.navigate(route)
         # Shown and sent: left to itself, Flet would compare the whole page after the tap again.
         ft.context.mark_update_called()
@@ -218,8 +222,21 @@ class Shell:
 
     def back(self) -> None:
         shown = self.history.back()
-        if shown is not None:
+        if shown is None:
+            return
+        if not self._browser_back(shown.path):
             self.navigate(shown.path)
+
+    def _browser_back(self, path: str) -> bool:
+        """Shows `path` at once and has the browser go back to it, when its previous entry
+        is `path` (views/browser_back.py): no history entry is added."""
+        if not self.browser.back_to(path):
+            return False
+        self._asked.add(path)
+        self.show(path)
+        self._ahead.add(path)  # the browser reports it, as for its own Back
+        ft.context.mark_update_called()
+        return True
 
     def log_changed(self) -> None:
         """Records changed: every view is rebuilt at its next render (the top one at once,
@@ -279,6 +296,7 @@ class Shell:
             self._ahead.discard(path)
             ft.context.mark_update_called()  # nothing changed on the page since
             return
+        self.browser.moved(path)
         self.show(event.route)
 
     async def _on_view_pop(self, event: ft.ViewPopEvent) -> None:
@@ -289,10 +307,13 @@ class Shell:
             if self.state.wide:
                 self.render()  # nothing to go back to: the page again
             return
+        if self._browser_back(shown.path):
+            return
         # At once, as `navigate` does; then the address bar follows.
         self._asked.add(shown.path)
         self.show(shown.path)
         self._ahead.add(shown.path)
+        self.browser.pushed(shown.path)
         await self.page.push_route(shown.path)
 
     def _on_resize(self, event: ft.PageResizeEvent) -> None:
@@ -301,6 +322,7 @@ class Shell:
     def _on_connect(self, event: ft.Event) -> None:
         """A reloaded tab re-attached to this session, reporting its size now (a window
         widened and reloaded at once sends no resize)."""
+        self.browser.reattached(self.history.stack[-1].path if self.history else None)
         self._follow_width()
 
     def _on_client_error(self, event: ft.Event) -> None:

@@ -45,13 +45,14 @@ def infraction_screen(ctx: Context, infraction: Infraction) -> Screen:
             ],
             wrap=True,
         ),
-        # The penalty log's form, the infraction and its tier filled in (views/screens/log_form.py).
+        # The penalty log's form, the infraction and its tier filled in (views/screens/log_form.py):
+        # a new record's, or the edit whose picker opened the finder.
         text_button(
             ctx,
             S.RECORD_THIS,
             kind=ft.FilledTonalButton,
             icon=ft.Icons.EDIT_NOTE,
-            on_click=lambda _: ctx.actions.navigate(routes.LOG_NEW.link(infraction=infraction.id)),
+            on_click=lambda _: ctx.actions.navigate(ctx.logbook.finder_link(infraction.id)),
         ),
         show_player_button(ctx, infraction.id),
     ]

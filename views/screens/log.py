@@ -10,10 +10,12 @@ import flet as ft
 
 from records.model import Event, Player, Record
 from records.store import LogStore, now_local
+from regulation.model import Text
 
 from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
+from ..fields import hint_while_empty, menu_width
 from ..routes import Route
 from ..theme import FONT_FAMILY
 from ..widgets import WHOLE_LINES, heading, penalty_chip, text_button
@@ -26,6 +28,7 @@ from .log_parts import (
     player_route,
     record_row,
     recovery_banner,
+    round_choice,
     round_label,
     round_numbers,
     tier_of,
@@ -71,6 +74,7 @@ def log_screen(ctx: Context, route: Route) -> Screen:
         results.update()
 
     show(logbook.player_filter)
+    rounds = round_options(ctx, store, event)
     controls: list[ft.Control] = []
     banner = recovery_banner(ctx)
     if banner:
@@ -97,22 +101,24 @@ def log_screen(ctx: Context, route: Route) -> Screen:
                 routes.LOG_NEW.link(arrived=str(int(time.time())))
             ),
         ),
-        ft.TextField(
-            error_max_lines=WHOLE_LINES,
-            hint_max_lines=WHOLE_LINES,
-            value=logbook.player_filter,
-            label=ctx.ui(S.LOG_FILTER),
-            hint_text=ctx.ui(S.LOG_FILTER_HINT),
-            prefix_icon=ft.Icons.PERSON_SEARCH,
-            on_change=on_filter,
-            text_size=ctx.sizes.body,
+        hint_while_empty(
+            ft.TextField(
+                error_max_lines=WHOLE_LINES,
+                hint_max_lines=WHOLE_LINES,
+                value=logbook.player_filter,
+                label=ctx.ui(S.LOG_FILTER),
+                prefix_icon=ft.Icons.PERSON_SEARCH,
+                on_change=on_filter,
+                text_size=ctx.sizes.body,
+            ),
+            ctx.ui(S.LOG_FILTER_HINT),
         ),
         ft.Row(
             [
                 ft.Dropdown(
                     label=ctx.ui(S.LOG_ROUND_FILTER),
                     value=str(logbook.round_filter or ALL_ROUNDS),
-                    options=round_options(ctx, store, event),
+                    options=rounds,
                     on_select=on_round,
                     # Its arrow is a Tab stop of its own: named, not an empty stop.
                     trailing_icon=ft.Icon(
@@ -125,7 +131,7 @@ def log_screen(ctx: Context, route: Route) -> Screen:
                     editable=True,
                     # Not text_size: Flet 1.0.5 then drops the theme's font (log_form.py).
                     text_style=ft.TextStyle(size=ctx.sizes.body, font_family=FONT_FAMILY),
-                    width=round(170 * ctx.sizes.scale),
+                    width=menu_width(ctx, [o.text or "" for o in rounds]),
                 ),
                 ft.TextField(
                     error_max_lines=WHOLE_LINES,
@@ -199,8 +205,8 @@ ALL_ROUNDS = "all"
 def round_options(ctx: Context, store: LogStore, event: Event) -> list[ft.DropdownOption]:
     latest = store.records(event.id, limit=1)
     numbers = round_numbers(event, latest[0].round if latest else None)
-    options = [ft.DropdownOption(key=ALL_ROUNDS, text=ctx.ui(S.LOG_ALL_ROUNDS))]
-    return options + [ft.DropdownOption(key=str(n), text=round_label(ctx, n)) for n in numbers]
+    options = [ft.DropdownOption(key=ALL_ROUNDS, text=ctx.ui_short(S.LOG_ALL_ROUNDS))]
+    return options + [ft.DropdownOption(key=str(n), text=round_choice(ctx, n)) for n in numbers]
 
 
 def log_rows(ctx: Context, store: LogStore, event: Event, column: ft.Column) -> list[ft.Control]:
@@ -257,8 +263,11 @@ def rows_by_round(
     controls: list[ft.Control] = []
     for number in sorted(groups, key=order):
         label = round_label(ctx, number)
-        if number == now_round:
-            label = ctx.ui(S.LOG_CURRENT_ROUND, round=label)
+        if number == now_round:  # each language's round in its own sentence: once in "both"
+            found = ctx.text(S.ROUND_N, number=number)
+            current = ctx.text(S.LOG_CURRENT_ROUND)
+            now = Text(current.ja.format(round=found.ja), current.en.format(round=found.en))
+            label = now.shown(ctx.lang)
         controls.append(ft.Container(heading_text(ctx, label), padding=ft.Padding.only(top=8)))
         controls += [record_row(ctx, record, occurrence) for record, occurrence in groups[number]]
     return controls

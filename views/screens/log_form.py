@@ -2,95 +2,48 @@
 a note; a repeat said before saving; for tardiness, "arrived now" against the round's assembly
 time. The common case is a tap on "record this penalty", a name and a tap on Save.
 
-What the judge has typed lives in a `Draft` kept by the session (views/logbook.py), not in the
-controls: a language switch or a turned phone rebuilds the form without losing a letter.
+What the judge has typed lives in a `Draft` kept by the session (log_draft.py). Here: the new
+and edit screens, the fields, and what the judge does; what the form shows around its fields is
+log_form_parts.py, saving log_form_save.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import replace
 
 import flet as ft
 
-from records.errors import InvalidInput, LogError
-from records.model import Player, Record, RecordInput, RepeatCheck
+from records.model import Player, Record, RepeatCheck
 from records.store import LogStore, now_local
-from records.tardiness import LATE_UNDER_THRESHOLDS, TARDINESS_INFRACTION_IDS, TardinessSuggestion
+from records.tardiness import TARDINESS_INFRACTION_IDS
 from regulation.model import Infraction
 
-from .. import routes
 from .. import strings as S
 from ..context import Context, Screen
+from ..fields import menu_width
 from ..routes import Route
-from ..theme import FONT_FAMILY, TIER_COLORS
-from ..widgets import (
-    WHOLE_LINES,
-    penalty_chip,
-    penalty_label,
-    scrolling_column,
-    text_button,
-    tier_text,
-)
+from ..theme import FONT_FAMILY
+from ..widgets import WHOLE_LINES, scrolling_column, text_button
 from .clock_calls import form_call_button
+from .log_draft import Draft, arrival, suggestion
+from .log_form_parts import (
+    NO_ROUND,
+    failure_controls,
+    infraction_controls,
+    round_options,
+    suggestion_controls,
+    tardiness_controls,
+    tier_controls,
+)
+from .log_form_save import save
 from .log_parts import (
-    ERROR_COLOR,
     current_round,
     fault_screen,
-    local_time,
-    official_note,
     open_store,
-    player_label,
     recovery_banner,
     repeat_notice,
-    round_label,
-    round_numbers,
 )
-from .log_picker import infraction_picker, player_event_lines
-
-SUGGESTIONS = 6
-NO_ROUND = "none"  # the round menu's key for "no round"
-# Where the store's field names (records.errors.InvalidInput.field) show on this form.
-FIELDS = {
-    "player.name": "name",
-    "player.id": "player_id",
-    "round": "round",
-    "table": "table",
-    "note": "note",
-}
-REASONS = {
-    "required": S.FORM_REQUIRED,
-    "too_long": S.FORM_TOO_LONG,
-    "control_character": S.FORM_BAD_CHARACTER,
-}
-
-
-@dataclass
-class Draft:
-    """The form's values as the judge left them."""
-
-    event_id: str
-    infraction_id: str | None  # None: a tardiness entry still to choose
-    round: int | None
-    tier_id: str | None = None  # chosen by the judge; None follows the infraction's
-    name: str = ""
-    player_id: str = ""
-    table: str = ""
-    note: str = ""
-    arrived_at: datetime | None = None  # tardiness: when the player arrived
-    record_id: str | None = None  # the record being edited
-    picking: bool = False  # the infraction picker is open (to change the infraction)
-    pick_query: str = ""  # what the judge typed into it
-    errors: dict[str, str] = field(default_factory=dict)  # by form field
-    failure: str | None = None  # why the last save failed
-
-
-def arrival(value: str) -> datetime | None:
-    """The `arrived` query value: whole seconds since the epoch, as the device's time."""
-    try:
-        return datetime.fromtimestamp(int(value)).astimezone()
-    except (ValueError, OverflowError, OSError):
-        return None
+from .log_picker import player_event_lines
 
 
 def new_record_screen(ctx: Context, route: Route) -> Screen | None:
@@ -107,10 +60,14 @@ def new_record_screen(ctx: Context, route: Route) -> Screen | None:
     waiting = ctx.logbook.finder_draft
     if not isinstance(draft, Draft):  # a form begun afresh: no other waits for the finder
         ctx.logbook.finder_draft = None
-    if not isinstance(draft, Draft) and isinstance(waiting, Draft) and infraction_id is not None:
+    if (
+        not isinstance(draft, Draft)
+        and isinstance(waiting, Draft)
+        and waiting.record_id is None  # an edit's answer goes back to the edit (finder_link)
+        and infraction_id is not None
+    ):
         # The finder's answer to a form's picker: that form's values, with the infraction.
-        draft = replace(waiting, infraction_id=infraction_id, tier_id=None, errors={})
-        draft.picking, draft.pick_query, draft.failure = False, "", None
+        draft = waiting.answered(infraction_id)
         ctx.logbook.drafts[route.path] = draft
     if not isinstance(draft, Draft):
         event = store.current_event()
@@ -133,7 +90,8 @@ def edit_record_screen(ctx: Context, route: Route) -> Screen | None:
     if record is None or record.deleted:
         return None
     draft = ctx.logbook.drafts.get(route.path)
-    if not isinstance(draft, Draft):
+    if not isinstance(draft, Draft):  # a form begun afresh: no other waits for the finder
+        ctx.logbook.finder_draft = None
         infraction = ctx.regulation.infraction(record.infraction_id)
         own_tier = infraction is not None and infraction.penalty.id == record.tier_id
         draft = Draft(
@@ -150,17 +108,6 @@ def edit_record_screen(ctx: Context, route: Route) -> Screen | None:
         )
         ctx.logbook.drafts[route.path] = draft
     return RecordForm(ctx, store, draft, route.path, record).screen()
-
-
-def suggestion(store: LogStore, draft: Draft) -> TardinessSuggestion | None:
-    """The tardiness entry for the draft's arrival in its round; None without an arrival, a
-    round or the round's assembly time."""
-    if draft.arrived_at is None or draft.round is None:
-        return None
-    try:
-        return store.suggest_tardiness(draft.event_id, draft.round, draft.arrived_at)
-    except InvalidInput:
-        return None
 
 
 class RecordForm:
@@ -204,10 +151,11 @@ class RecordForm:
             error=errors.get("player_id"),
             text_size=sizes.body,
         )
+        rounds = round_options(self)
         self.round_menu = ft.Dropdown(
             label=ctx.ui(S.FORM_ROUND),
             value=str(draft.round) if draft.round is not None else NO_ROUND,
-            options=self._round_options(),
+            options=rounds,
             on_select=self._on_round,
             # Its arrow is a Tab stop of its own: named, not an empty stop.
             trailing_icon=ft.Icon(ft.Icons.ARROW_DROP_DOWN, semantics_label=ctx.ui(S.FORM_ROUND)),
@@ -221,7 +169,7 @@ class RecordForm:
             # Not text_size: Flet 1.0.5 then builds the field's style without the theme's font,
             # and Flutter web fetches a fallback font for the Japanese (seen in Chromium).
             text_style=ft.TextStyle(size=sizes.body, font_family=FONT_FAMILY),
-            width=160,
+            width=menu_width(ctx, [o.text or "" for o in rounds]),
         )
         self.table_field = ft.TextField(
             error_max_lines=WHOLE_LINES,
@@ -341,9 +289,9 @@ class RecordForm:
         )
 
     def _fill(self) -> None:
-        self.infraction_part.controls = self._infraction_controls()
-        self.tardiness_part.controls = self._tardiness_controls()
-        self.suggestions_part.controls = self._suggestion_controls()
+        self.infraction_part.controls = infraction_controls(self)
+        self.tardiness_part.controls = tardiness_controls(self)
+        self.suggestions_part.controls = suggestion_controls(self)
         self.history_part.controls = player_event_lines(
             self.ctx,
             self.store,
@@ -358,80 +306,22 @@ class RecordForm:
             else None
         )
         self.repeat_part.controls = [notice] if notice else []
-        self.tier_part.controls = self._tier_controls()
-        self.failure_part.controls = self._failure_controls()
+        self.tier_part.controls = tier_controls(self)
+        self.failure_part.controls = failure_controls(self)
 
     def _refresh(self) -> None:
         self._fill()
         for part in self._parts:
             part.update()
 
-    def _infraction_controls(self) -> list[ft.Control]:
-        ctx = self.ctx
-        infraction = self.infraction
-        if not self.tardiness_mode and (infraction is None or self.draft.picking):
-            return infraction_picker(
-                ctx,
-                self.draft.pick_query,
-                self._on_pick_query,
-                self._pick_infraction,
-                self.draft.errors.get("infraction"),
-                on_finder=self._to_finder if self.original is None else None,
-            )
-        if self.tardiness_mode:
-            choices = [ctx.regulation.infraction(i) for i in TARDINESS_INFRACTION_IDS]
-            # A row per entry, the radio beside a title that wraps (a radio's own label does not)
-            # and the entry's tier under it; a tap anywhere on the row chooses it.
-            group = ft.RadioGroup(
-                content=ft.Column(
-                    [
-                        ft.ListTile(
-                            leading=ft.Radio(value=choice.id),
-                            title=ft.Text(ctx.pick(choice.title), size=ctx.sizes.body),
-                            subtitle=ft.Row([penalty_chip(ctx, choice.penalty)]),
-                            on_click=lambda _, chosen=choice.id: self._choose_tardiness(chosen),
-                            content_padding=ft.Padding.symmetric(horizontal=0),
-                        )
-                        for choice in choices
-                        if choice is not None
-                    ],
-                    spacing=0,
-                ),
-                value=self.draft.infraction_id,
-                on_change=self._on_tardiness_choice,
-            )
-            controls: list[ft.Control] = [
-                ft.Text(ctx.ui(S.TARDY_CHOOSE), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
-                group,
-            ]
-            if "infraction" in self.draft.errors:
-                controls.append(
-                    ft.Text(self.draft.errors["infraction"], color=ERROR_COLOR, size=ctx.sizes.body)
-                )
-            return controls
-        assert infraction is not None  # a form without one is a tardiness form or picks one
-        return [
-            ft.Text(
-                ctx.shown(ctx.regulation.standalone_title(infraction)),
-                size=ctx.sizes.title,
-                weight=ft.FontWeight.BOLD,
-            ),
-            self._penalty_row(infraction),
-            text_button(
-                ctx,
-                S.PICK_CHANGE,
-                kind=ft.TextButton,
-                icon=ft.Icons.SWAP_HORIZ,
-                on_click=self._open_picker,
-            ),
-        ]
-
     def _open_picker(self, _: ft.Event) -> None:
         self.draft.picking = True
         self._refresh()
 
     def _to_finder(self) -> None:
-        """The finder's answer opens a new form (record this penalty): it starts from this one."""
+        """The finder's answer (record this penalty) starts from this form: a new record's form
+        begins with its values, an edit is opened again with the infraction changed
+        (views/logbook.py `finder_link`)."""
         self.ctx.logbook.finder_draft = self.draft
 
     def _finder_answered(self) -> None:
@@ -453,179 +343,6 @@ class RecordForm:
         draft.pick_query = ""
         draft.errors.pop("infraction", None)
         self._refresh()
-
-    def _penalty_row(self, infraction: Infraction) -> ft.Control:
-        """罰則：B 警告 — the infraction's own tier, as its page shows it."""
-        ctx = self.ctx
-        return ft.Row(
-            [
-                ft.Text(penalty_label(ctx), size=ctx.sizes.body),
-                penalty_chip(ctx, infraction.penalty),
-            ],
-            wrap=True,
-        )
-
-    def _tardiness_controls(self) -> list[ft.Control]:
-        if not self.tardiness_mode:
-            return []
-        ctx = self.ctx
-        draft = self.draft
-        controls: list[ft.Control] = [
-            text_button(
-                ctx,
-                S.TARDY_ARRIVED_NOW,
-                icon=ft.Icons.TIMER,
-                on_click=self._arrived_now,
-            )
-        ]
-        if draft.arrived_at is None:
-            return controls
-        found = suggestion(self.store, draft)
-        if found is None:
-            controls.append(
-                ft.Text(
-                    ctx.ui(S.TARDY_NO_ASSEMBLY, round=round_label(ctx, draft.round)),
-                    size=ctx.sizes.body,
-                    color=ERROR_COLOR,
-                )
-            )
-            controls.append(
-                text_button(
-                    ctx,
-                    S.TARDY_SET_ASSEMBLY,
-                    kind=ft.TextButton,
-                    icon=ft.Icons.SCHEDULE,
-                    on_click=lambda _: ctx.actions.navigate(routes.LOG_EVENT.link()),
-                )
-            )
-            return controls
-        assembly = local_time(found.assembly_at)
-        if found.infraction_id is None:
-            controls.append(
-                ft.Text(ctx.ui(S.TARDY_ON_TIME, assembly=assembly), size=ctx.sizes.body)
-            )
-            return controls
-        seconds = int(found.late_by.total_seconds())
-        controls.append(
-            ft.Text(
-                ctx.ui(
-                    S.TARDY_LATE_BY,
-                    assembly=assembly,
-                    minutes=seconds // 60,
-                    seconds=seconds % 60,
-                    arrived=found.arrived_at.astimezone().strftime("%H:%M:%S"),
-                ),
-                size=ctx.sizes.body,
-                weight=ft.FontWeight.BOLD,
-            )
-        )
-        suggested = ctx.regulation.infraction(found.infraction_id)
-        if suggested is not None:
-            controls.append(
-                ft.Text(
-                    f"{ctx.ui(S.TARDY_SUGGESTED)} {ctx.pick(suggested.title)}",
-                    size=ctx.sizes.body,
-                )
-            )
-        if found.infraction_id == LATE_UNDER_THRESHOLDS:
-            controls.append(ft.Text(ctx.ui(S.TARDY_UNDER_FIVE), size=ctx.sizes.small))
-        controls.append(ft.Text(ctx.ui(S.TARDY_CONFIRM), size=ctx.sizes.small, italic=True))
-        return controls
-
-    def _suggestion_controls(self) -> list[ft.Control]:
-        ctx = self.ctx
-        current = self.player()
-        players = [
-            p
-            for p in self.store.recent_players(
-                self.draft.name, event_id=self.draft.event_id, limit=SUGGESTIONS
-            )
-            if (p.name, p.player_id) != (current.name.strip(), current.player_id)
-        ]
-        if not players:
-            return []
-        chips: list[ft.Control] = [
-            # A button, not a chip: a chip's label is one line, a long name cut at 175 %.
-            ft.OutlinedButton(
-                content=ft.Text(player_label(ctx, p), size=ctx.sizes.small),
-                icon=ft.Icon(ft.Icons.PERSON_OUTLINE, size=ctx.sizes.body),
-                on_click=lambda _, p=p: self._pick_player(p),
-            )
-            for p in players
-        ]
-        return [
-            ft.Text(ctx.ui(S.FORM_SUGGESTIONS), size=ctx.sizes.small),
-            ft.Row(chips, wrap=True, spacing=6, run_spacing=6),
-        ]
-
-    def _tier_controls(self) -> list[ft.Control]:
-        ctx = self.ctx
-        chosen = self.tier_id
-        chips: list[ft.Control] = []
-        for tier in ctx.regulation.tiers:
-            colors = TIER_COLORS[tier.severity]
-            selected = tier.id == chosen
-            chips.append(
-                ft.Chip(
-                    label=tier_text(ctx, tier),
-                    selected=selected,
-                    bgcolor=colors.background,
-                    selected_color=colors.background,
-                    check_color=colors.foreground,
-                    border_side=ft.BorderSide(3, ft.Colors.ON_SURFACE)
-                    if selected
-                    else ft.BorderSide(1, colors.background),
-                    on_select=lambda _, tier_id=tier.id: self._choose_tier(tier_id),
-                )
-            )
-        controls: list[ft.Control] = [
-            ft.Text(ctx.ui(S.FORM_TIER), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
-            ft.Row(chips, wrap=True, spacing=6, run_spacing=6),
-        ]
-        infraction = self.infraction
-        if infraction is not None and chosen is not None and chosen != infraction.penalty.id:
-            own = infraction.penalty
-            controls.append(
-                ft.Text(
-                    ctx.ui(S.FORM_TIER_CHANGED, tier=f"{own.letter} {ctx.pick(own.title)}"),
-                    size=ctx.sizes.body,
-                    weight=ft.FontWeight.BOLD,
-                )
-            )
-        note = official_note(ctx, chosen) if chosen else None
-        if note is not None:
-            controls.append(note)
-        return controls
-
-    def _failure_controls(self) -> list[ft.Control]:
-        if not self.draft.failure:
-            return []
-        ctx = self.ctx
-        return [
-            ft.Container(
-                ft.Row(
-                    [
-                        ft.Icon(ft.Icons.ERROR_OUTLINE, color=ERROR_COLOR),
-                        ft.Text(
-                            ctx.ui(S.SAVE_FAILED, reason=self.draft.failure),
-                            size=ctx.sizes.body,
-                            expand=True,
-                        ),
-                    ],
-                    vertical_alignment=ft.CrossAxisAlignment.START,
-                ),
-                border=ft.Border.all(2, ERROR_COLOR),
-                border_radius=8,
-                padding=12,
-            )
-        ]
-
-    def _round_options(self) -> list[ft.DropdownOption]:
-        assert self.event is not None
-        numbers = round_numbers(self.event, self.draft.round)
-        options = [ft.DropdownOption(key=NO_ROUND, text=self.ctx.ui(S.NO_ROUND))]
-        options += [ft.DropdownOption(key=str(n), text=round_label(self.ctx, n)) for n in numbers]
-        return options
 
     # -- what the judge does ---------------------------------------------------------------------
 
@@ -698,79 +415,4 @@ class RecordForm:
             control.update()
 
     def _save(self, _: ft.Event) -> None:
-        ctx = self.ctx
-        draft = self.draft
-        draft.failure = None
-        if draft.infraction_id is None:
-            first = S.TARDY_CHOOSE_FIRST if self.tardiness_mode else S.PICK_FIRST
-            draft.errors["infraction"] = ctx.ui(first)
-            self._refresh()
-            return
-        arrived_at, late_seconds = self._evidence()
-        entry = RecordInput(
-            player=self.player(),
-            infraction_id=draft.infraction_id,
-            tier_id=draft.tier_id,
-            round=draft.round,
-            table=draft.table,
-            note=draft.note,
-            arrived_at=arrived_at,
-            late_seconds=late_seconds,
-        )
-        try:
-            if draft.record_id is None:
-                record = self.store.add_record(draft.event_id, entry)
-            else:
-                record = self.store.edit_record(draft.record_id, entry)
-        except InvalidInput as exc:
-            self._show_invalid(exc)
-            return
-        except LogError as exc:  # a full or read-only disk: nothing saved, nothing lost here
-            draft.failure = str(exc)
-            self._refresh()
-            return
-        ctx.logbook.drafts.pop(self.path, None)
-        self._finder_answered()
-        ctx.actions.log_changed()
-        ctx.actions.notify(ctx.ui(S.SAVED))
-        ctx.actions.replace(routes.LOG_RECORD.link(record.id))
-
-    def _evidence(self) -> tuple[datetime | None, int | None]:
-        """What a tardiness record keeps of "arrived now": the arrival, and how many seconds
-        after the round's assembly time it was (none for another infraction, or on time)."""
-        draft = self.draft
-        if draft.arrived_at is None or draft.infraction_id not in TARDINESS_INFRACTION_IDS:
-            return None, None
-        found = suggestion(self.store, draft)
-        if found is not None and found.late_by.total_seconds() > 0:
-            return draft.arrived_at, int(found.late_by.total_seconds())
-        original = self.original
-        if original is not None and original.arrived_at == draft.arrived_at:
-            return draft.arrived_at, original.late_seconds  # the assembly time since removed
-        return draft.arrived_at, None
-
-    def _show_invalid(self, exc: InvalidInput) -> None:
-        key = FIELDS.get(exc.field or "")
-        controls: dict[str, ft.TextField | ft.Dropdown] = {
-            "name": self.name_field,
-            "player_id": self.id_field,
-            "round": self.round_menu,
-            "table": self.table_field,
-            "note": self.note_field,
-        }
-        if key is None:
-            self.draft.failure = str(exc)
-            self._refresh()
-            return
-        message = self.ctx.ui(
-            S.FORM_NAME_REQUIRED
-            if (key, exc.reason) == ("name", "required")
-            else REASONS.get(exc.reason, S.FORM_INVALID)
-        )
-        self.draft.errors[key] = message
-        control = controls[key]
-        if isinstance(control, ft.Dropdown):
-            control.error_text = message
-        else:
-            control.error = message
-        control.update()
+        save(self)  # views/screens/log_form_save.py

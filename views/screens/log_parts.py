@@ -135,6 +135,14 @@ def round_label(ctx: Context, number: int | None) -> str:
     return ctx.ui(S.ROUND_N, number=number) if number is not None else ctx.ui(S.NO_ROUND)
 
 
+def round_choice(ctx: Context, number: int | None) -> str:
+    """A round menu's entry: one language in "both", as its field is one line (its label says
+    what it is in both; "1回戦 / Round 1" was cut on a phone at 175 %)."""
+    if number is None:
+        return ctx.ui_short(S.NO_ROUND)
+    return ctx.ui_short(S.ROUND_N, number=number)
+
+
 def place_label(ctx: Context, record: Record) -> str:
     """3回戦 · 12卓 / Round 3 · Table 12 (what is known of it)."""
     parts = [round_label(ctx, record.round)] if record.round is not None else []

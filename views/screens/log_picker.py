@@ -16,6 +16,7 @@ from regulation.model import Infraction
 from .. import routes
 from .. import strings as S
 from ..context import Context
+from ..fields import hint_while_empty
 from ..widgets import WHOLE_LINES, text_button
 from .log_parts import infraction_title, local_time, place_label, player_label, tier_of
 
@@ -64,16 +65,18 @@ def infraction_picker(
     fill(query)
     return [
         ft.Text(ctx.ui(S.PICK_INFRACTION), size=ctx.sizes.body, weight=ft.FontWeight.BOLD),
-        ft.TextField(
-            error_max_lines=WHOLE_LINES,
-            hint_max_lines=WHOLE_LINES,
-            value=query,
-            label=ctx.ui(S.PICK_SEARCH),
-            hint_text=ctx.ui(S.PICK_SEARCH_HINT),
-            prefix_icon=ft.Icons.SEARCH,
-            on_change=changed,
-            error=error,
-            text_size=ctx.sizes.body,
+        hint_while_empty(
+            ft.TextField(
+                error_max_lines=WHOLE_LINES,
+                hint_max_lines=WHOLE_LINES,
+                value=query,
+                label=ctx.ui(S.PICK_SEARCH),
+                prefix_icon=ft.Icons.SEARCH,
+                on_change=changed,
+                error=error,
+                text_size=ctx.sizes.body,
+            ),
+            ctx.ui(S.PICK_SEARCH_HINT),
         ),
         results,
         text_button(
