@@ -153,13 +153,14 @@ def apps():
         from flet_harness import FakeApp
     except ImportError:  # tests/ as a package
         from tests.flet_harness import FakeApp
-    from views.app import main
+    from views.app import before_main, main
 
     started: list[FakeApp] = []
 
     def start(**options) -> FakeApp:
         options = {"locale": "ja-JP", "prefs": {}, "width": 390, "height": 844, **options}
-        app = FakeApp.start(main, **options)
+        # As flet's servers run it: before the register answer.
+        app = FakeApp.start(main, before_main=before_main, **options)
         started.append(app)
         return app
 

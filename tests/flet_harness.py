@@ -41,6 +41,8 @@ guard below refuses any flet but ``FLET_VERSION``):
 
 * ``flet.app.__get_on_session_created`` (module-private): builds the coroutine ``ft.run`` runs for
   a new session (page context, sync/async/generator ``main``, errors -> SESSION_CRASHED).
+* ``flet.controls.context._context_page`` (module-private): the current page, which flet's
+  servers set before ``before_main`` (services made there register with it).
 * ``flet.messaging.session.Session``, not exported: ``Session(conn)``, ``.page``, ``.id``,
   ``apply_page_patch``, ``get_page_patch``, ``dispatch_event``, ``apply_patch``,
   ``handle_invoke_method_results`` (raises RuntimeError for a control it no longer holds),
@@ -79,6 +81,7 @@ from typing import Any
 
 import flet as ft
 import msgpack  # type: ignore[import-untyped]
+from flet.controls.context import _context_page
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import (
     ControlEventBody,
@@ -352,6 +355,7 @@ class FakeApp:
         main: Callable[[ft.Page], Any],
         *,
         handlers: dict[tuple[str, str], MethodHandler] | None = None,
+        before_main: Callable[[ft.Page], Any] | None = None,
         **options: Any,
     ) -> FakeApp:
         """Register a fake client and run ``main(page)`` until the app is idle.
@@ -359,12 +363,13 @@ class FakeApp:
         Options: ``route`` ("/"), ``prefs`` (a dict, used by reference), ``width``/``height``
         (390x844 logical px), ``locale`` ("en-US", or a list, most preferred first), ``web``
         (False: an Android client); ``handlers`` answer invoke-method calls from the start
-        (see :meth:`on_invoke`).
+        (see :meth:`on_invoke`); ``before_main`` runs as flet's servers run it, before the
+        register answer (what it adds to the page goes out with that answer).
         """
         app = cls(**options)
         app.method_handlers.update(handlers or {})
         try:
-            app._run(app._register(main))
+            app._run(app._register(main, before_main))
         except BaseException:
             app.stop()
             raise
@@ -707,7 +712,9 @@ class FakeApp:
 
     # ---------------------------------------------------------------- internals: protocol
 
-    async def _register(self, main: Callable[[ft.Page], Any]) -> None:
+    async def _register(
+        self, main: Callable[[ft.Page], Any], before_main: Callable[[ft.Page], Any] | None
+    ) -> None:
         """FletSocketServer's REGISTER_CLIENT handling, fed with what the client sends."""
         conn = _FakeConnection(self)
         _, body = _client_to_server(
@@ -716,6 +723,9 @@ class FakeApp:
         )
         session = self.session = Session(conn)
         session.apply_page_patch(RegisterClientRequestBody(**body).page)
+        if before_main is not None:
+            _context_page.set(session.page)
+            before_main(session.page)
         conn.send_message(
             Message(
                 MessageAction.REGISTER_CLIENT,

@@ -11,6 +11,7 @@ import re
 
 import flet as ft
 import pytest
+from flet.messaging.protocol import MessageAction
 
 from regulation.model import Regulation
 from views import routes
@@ -466,6 +467,25 @@ def test_stored_settings_that_arrive_late_still_apply(apps, regulation: Regulati
     assert app.has_text("A Caution")
     app.route(routes.SEARCH.link())
     assert app.has_text(regulation.infraction("bribery").title.en)
+
+
+def test_the_device_services_go_out_with_the_register_answer(apps) -> None:
+    """The preferences and vibration services are in the page's first state (before_main):
+    nothing but the questions is sent before the stored settings are asked for, no patch of
+    their own the client handles first (issue 22, item 5); the stored settings still apply."""
+    app = apps(prefs={"language": "en"})
+    (action, answer), *later = app.messages
+    assert action is MessageAction.REGISTER_CLIENT
+    services = answer["page_patch"]["_services"]["_services"]
+    assert [s["_c"] for s in services] == ["SharedPreferences", "HapticFeedback"]
+    asked = next(i for i, (_a, body) in enumerate(later) if body.get("name") == "get")
+    assert {a for a, _body in later[:asked]} <= {MessageAction.INVOKE_METHOD}
+    prefs_id = services[0]["_i"]
+    assert {b["control_id"] for _a, b in later if b.get("name") == "get"} == {prefs_id}
+    assert app.has_text("A Caution")
+    app.route(routes.SETTINGS.link())
+    app.click(app.find(ft.IconButton, tooltip="Larger text"))
+    assert app.prefs["text_scale"] != "1.0"  # saved through the service sent at the start
 
 
 def test_a_tab_reloaded_at_a_new_width_takes_its_layout_from_it(apps) -> None:

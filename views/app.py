@@ -13,6 +13,7 @@ from regulation.loader import english_catalog, load_regulation
 from regulation.model import Regulation
 from regulation.situation_model import verify_situation_model
 
+from .device import Services, register_services
 from .shell import Shell
 from .theme import apply_theme
 
@@ -33,7 +34,8 @@ def app_data() -> tuple[Regulation, Finder, Catalog]:
 
 async def main(page: ft.Page) -> None:
     """The Flet entry point: the data (once per process), then the shell."""
-    shell = Shell(page, *app_data())
+    services = page.data if isinstance(page.data, Services) else None  # from before_main
+    shell = Shell(page, *app_data(), services=services)
     page.data = shell  # keeps the shell (and its preferences service) alive with the page
     await shell.start()
 
@@ -44,3 +46,6 @@ def before_main(page: ft.Page) -> None:
     text out for a few frames in the default Roboto and asks for Noto fallback fonts."""
     apply_theme(page, "system")
     page.theme_animation_style = ft.AnimationStyle.no_animation()
+    # The device's services go out with the page's first state too (views/device.py); the
+    # page holds them until main() hands them to the session's shell.
+    page.data = register_services()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
@@ -18,13 +19,35 @@ CLIENT_TIMEOUT = 2.0
 Stored = dict[str, object]
 
 
+@dataclass(frozen=True)
+class Services:
+    """The device's services: its stored preferences and its vibration."""
+
+    prefs: ft.SharedPreferences
+    haptic: ft.HapticFeedback
+
+
+def register_services() -> Services:
+    """Registers the services with the current page. Made before the page's first state reaches
+    the client (views/app.py, before_main), they go out with it, in the register answer: made
+    later, each was a patch of its own that the client handled before the stored settings
+    could be asked for (issue 22, item 5)."""
+    return Services(ft.SharedPreferences(), ft.HapticFeedback())
+
+
 class Device:
-    def __init__(self, page: ft.Page, spawn: Callable[[Coroutine[Any, Any, None]], None]) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        spawn: Callable[[Coroutine[Any, Any, None]], None],
+        services: Services | None = None,
+    ) -> None:
         self.page = page
         self._spawn = spawn
-        # A strong reference: the page drops services nothing else refers to.
-        self.prefs = ft.SharedPreferences()
-        self.haptic = ft.HapticFeedback()
+        services = services or register_services()
+        # Strong references: the page drops services nothing else refers to.
+        self.prefs = services.prefs
+        self.haptic = services.haptic
 
     async def ask(self, late: Callable[[Stored], None]) -> tuple[Stored, list[str]]:
         """The stored settings and the device's languages, asked at once. A client that does

@@ -27,7 +27,7 @@ from . import routes
 from . import strings as S
 from .browser_back import BrowserHistory
 from .context import Actions, Context, Screen
-from .device import Device
+from .device import Device, Services
 from .logbook import Logbook
 from .pages import Pages
 from .routes import History, Route
@@ -68,6 +68,7 @@ class Shell:
         finder: Finder,
         catalog: Catalog,
         table: ScreenTable = SCREEN_TABLE,
+        services: Services | None = None,
     ) -> None:
         self.page = page
         self.regulation = regulation
@@ -77,7 +78,8 @@ class Shell:
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self.logbook = Logbook(regulation)  # opened off the start-up path (_warm_up)
-        self.device = Device(page, self._spawn)  # its stored preferences and languages
+        # Its stored preferences and languages; `services`: registered already (before_main).
+        self.device = Device(page, self._spawn, services)
         self.ticker = Ticker(self._spawn)
         self._top_tick: Tick | None = None  # the shown screen's, handed to the ticker
         self.state = AppState()
