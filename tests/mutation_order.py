@@ -29,7 +29,8 @@ import pytest
 
 # records.sync.hlc.x_stamp_of__mutmut_3, records.store.xǁLogStoreǁopen__mutmut_1
 _MUTANT = re.compile(r"(?P<module>[\w.]+?)\.x[_ǁ].*?(?=__mutmut_\d+$)")
-KILLERS = "mutation-killers.txt"
+# bench/bench_mutation_order.py replays a run with a file of its own.
+KILLERS = os.environ.get("MUTATION_KILLERS", "mutation-killers.txt")
 STATS = "mutmut-stats.json"
 _root = Path.cwd()
 
