@@ -1,25 +1,106 @@
-"""A pytest plugin for mutation testing only (`-p tests.mutation_order` in [tool.mutmut]): under
-mutmut, a records module's own tests run first, tests/test_mutation_<module>.py and then
-tests/test_records_<module>.py, so that a mutant they kill is decided in a second, not after
-the log's other tests (mutmut stops at the first failure). conftest.py does the same for the
-regulation's modules (test_<module>.py); this one runs after it and keeps its order otherwise."""
+"""A pytest plugin for mutation testing only (`-p tests.mutation_order` in [tool.mutmut]): it
+orders the tests mutmut runs for a mutant so that the one that kills it most likely comes
+first (mutmut runs them with `-x`: the first failure decides the mutant, and a mutant of a
+function every store test calls would otherwise wait for hundreds of them).
+
+The order, for a mutant of records.sync.hlc.x_stamp_of:
+1. the tests that killed an earlier mutant of the same function, those that killed most first
+   (mutmut runs a function's mutants one after another, and most of them fall to the same few
+   tests), then those that killed a mutant of another function of the module;
+2. the module's own tests, tests/test_mutation_<module>.py then tests/test_records_<module>.py
+   (conftest.py does the same for the regulation's modules, test_<module>.py);
+3. the rest;
+each group fastest first, by the times mutmut measured (mutants/mutmut-stats.json).
+
+Only the order changes: a mutant is killed when any of its tests fails, whatever the order, and
+every test builds what it needs (the records tests make their store per test). The killers are
+kept in mutants/mutation-killers.txt, one "function<TAB>test" line per kill (appended, so that
+mutmut's parallel children can share it; `--fresh` deletes it with the rest of mutants/)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
 # records.sync.hlc.x_stamp_of__mutmut_3, records.store.xǁLogStoreǁopen__mutmut_1
-_MUTANT = re.compile(r"(?P<module>[\w.]+?)\.x[_ǁ]")
+_MUTANT = re.compile(r"(?P<module>[\w.]+?)\.x[_ǁ].*?(?=__mutmut_\d+$)")
+# bench/bench_mutation_order.py replays a run with a file of its own.
+KILLERS = os.environ.get("MUTATION_KILLERS", "mutation-killers.txt")
+STATS = "mutmut-stats.json"
+_root = Path.cwd()
+
+
+def _mutant() -> re.Match[str] | None:
+    return _MUTANT.match(os.environ.get("MUTANT_UNDER_TEST", ""))
+
+
+def _killers(root: Path, function: str, module: str) -> tuple[Counter[str], Counter[str]]:
+    """How often each test killed a mutant of `function`, and of any function of `module`."""
+    own: Counter[str] = Counter()
+    near: Counter[str] = Counter()
+    try:
+        lines = (root / KILLERS).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return own, near
+    for line in lines:
+        killed, _, test = line.partition("\t")
+        if killed == function:
+            own[test] += 1
+        elif killed.startswith(f"{module}.x"):
+            near[test] += 1
+    return own, near
+
+
+def _durations(root: Path) -> dict[str, float]:
+    try:
+        found = json.loads((root / STATS).read_text(encoding="utf-8"))["duration_by_test"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    found = _MUTANT.match(os.environ.get("MUTANT_UNDER_TEST", ""))
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    found = _mutant()
     if found is None:  # not a mutant: stats, a clean run, or no mutmut at all
         return
-    module = found.group("module").rsplit(".", 1)[-1]
-    first = (f"test_mutation_{module}.py", f"test_records_{module}.py")
-    items.sort(key=lambda item: first.index(item.path.name) if item.path.name in first else 2)
+    function, module = found.group(0), found.group("module")
+    own, near = _killers(config.rootpath, function, module)
+    # The regulation's mutants keep conftest.py's order after their killers.
+    records = module.startswith("records.")
+    durations = _durations(config.rootpath) if records else {}
+    name = module.rsplit(".", 1)[-1]
+    first = (f"test_mutation_{name}.py", f"test_records_{name}.py")
+
+    def rank(item: pytest.Item) -> tuple[int, int, float]:
+        seconds = durations.get(item.nodeid, 0.0)
+        if item.nodeid in own:
+            return (0, -own[item.nodeid], seconds)
+        if item.nodeid in near:
+            return (1, -near[item.nodeid], seconds)
+        if not records:
+            return (2, 0, 0.0)
+        return (2 if item.path.name in first else 3, 0, seconds)
+
+    items.sort(key=rank)  # stable: ties keep their order
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _root
+    _root = config.rootpath  # a test may change the working folder
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not report.failed:
+        return
+    found = _mutant()
+    if found is None:
+        return
+    # One short line in append mode: whole, even beside another child's write.
+    with (_root / KILLERS).open("a", encoding="utf-8") as killers:
+        killers.write(f"{found.group(0)}\t{report.nodeid}\n")

@@ -147,3 +147,28 @@ def test_pages_from_a_cursor(db: sqlite3.Connection) -> None:
     assert versions.count_after(db, EVENT_A, 2, skip_from_host=True) == 1
     assert versions.count_after(db, EVENT_B, 0) == 1
     assert versions.last_seq(db) == 6
+
+
+def test_a_store_gives_the_current_version_of_each_thing_offered(db: sqlite3.Connection) -> None:
+    # What the merge makes the row here (records/merge.py): the best of what was here and what
+    # came, for every thing offered, whether or not it got a new version.
+    here_best = version("r1", 20, "dev-a")
+    here_twin = version("r4", 3, body='{"note":"b"}')
+    versions.add(db, [here_best, version("r2", 5), here_twin, version("r9", 1)])
+    older = version("r1", 10, "dev-b")  # new here, but older than what is here
+    newer = version("r2", 7, "dev-b")
+    fresh = version("r3", 1)
+    lost_twin = version("r4", 3, body='{"note":"a"}')  # same key, loses to the one here
+    stored = versions.store(db, [older, newer, fresh, lost_twin])
+    assert stored.touched == {
+        (RECORD, EVENT_A, "r1"),
+        (RECORD, EVENT_A, "r2"),
+        (RECORD, EVENT_A, "r3"),
+    }
+    assert stored.current == {
+        (RECORD, "r1"): here_best,
+        (RECORD, "r2"): newer,
+        (RECORD, "r3"): fresh,
+        (RECORD, "r4"): here_twin,
+    }
+    assert versions.history(db, RECORD, "r4") == [here_twin]

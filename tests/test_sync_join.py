@@ -65,7 +65,13 @@ def broken_pools(draw: st.DrawFn) -> list[ItemVersion]:
     return pool + twins
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# `regulation` is read only: shared between examples on purpose (it is made per test while
+# mutmut collects its statistics, and hypothesis refuses that unless told).
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data(), pool=broken_pools())
 def test_two_versions_under_one_key_keep_the_same_one_whatever_the_batching(
     regulation: Regulation, data: st.DataObject, pool: list[ItemVersion]
