@@ -9,6 +9,7 @@ import pytest
 from views import strings as S
 
 from .harness import FlutterApp
+from .layouts import PAIR, layouts
 from .test_browser import ui
 
 pytestmark = pytest.mark.browser
@@ -19,9 +20,7 @@ def back_arrow(app: FlutterApp, lang: str):
     return app.button({"ja": "戻る", "en": "Back"}[lang])
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_after_a_reload_at_another_address_back_goes_to_its_parent(
     open_app, size: str, lang: str, locale: str
 ) -> None:

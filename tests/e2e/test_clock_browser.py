@@ -25,6 +25,7 @@ from views import strings as S
 
 from .harness import FlutterApp
 from .layout import assert_laid_out
+from .layouts import LOCALES, PAIR, layouts
 from .test_browser import navigate_to, ui
 
 pytestmark = pytest.mark.browser
@@ -63,15 +64,7 @@ def start_next_round(regulation: Regulation, minutes_ago: float) -> tuple[str, i
     return event.id, number, start
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"),
-    [
-        ("phone", "ja", "ja-JP"),
-        ("desktop", "en", "en-US"),
-        ("phone", "en", "en-US"),
-        ("desktop", "ja", "ja-JP"),
-    ],
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts())
 def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:
@@ -145,7 +138,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
     app.screenshot(f"{lang}-clock-10min")
 
 
-@pytest.mark.parametrize(("lang", "locale"), [("ja", "ja-JP"), ("en", "en-US")])
+@pytest.mark.parametrize(("lang", "locale"), LOCALES.items())
 def test_six_destinations_fit_a_phone_at_the_largest_text_in_the_dark(
     open_app, regulation: Regulation, lang: str, locale: str
 ) -> None:
@@ -170,9 +163,7 @@ def test_six_destinations_fit_a_phone_at_the_largest_text_in_the_dark(
     app.screenshot(f"{lang}-clock-largest-dark")
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_no_round_yet_the_settings_and_a_record_made_during_a_call(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:

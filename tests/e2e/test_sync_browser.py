@@ -33,6 +33,7 @@ from regulation.model import Regulation
 from views import strings as S
 
 from .harness import REPO_ROOT, AppServer, FlutterApp, free_port, server_environment
+from .layouts import layouts
 from .test_browser import containing, infraction, navigate_to, ui
 
 try:
@@ -290,15 +291,7 @@ def not_the_browser_client(url: str) -> bool:
         return True
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"),
-    [
-        ("phone", "ja", "ja-JP"),
-        ("desktop", "en", "en-US"),
-        ("phone", "en", "en-US"),
-        ("desktop", "ja", "ja-JP"),
-    ],
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts())
 def test_every_state_of_the_sync_screen_is_laid_out(
     servers, hosts, open_app, tmp_path: Path, size: str, lang: str, locale: str
 ) -> None:
