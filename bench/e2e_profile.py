@@ -40,9 +40,11 @@ HELPERS = {
     "confirm",
     "sweep",
     "shot",
+    "settled_layout",
 }
 
 _spent: dict[str, float] = defaultdict(float)
+_calls: dict[str, int] = defaultdict(int)
 
 
 def _caller() -> str:
@@ -71,6 +73,7 @@ def _timed(kind: str, by_caller: bool):
             finally:
                 key = f"{kind} [{_caller()}]" if by_caller else kind
                 _spent[key] += time.perf_counter() - start
+                _calls[key] += 1
 
         return timed
 
@@ -119,12 +122,14 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
     if not OUT or "e2e" not in item.path.parts:
         return (yield)
     _spent.clear()
+    _calls.clear()
     start = time.perf_counter()
     result = yield
     total = time.perf_counter() - start
     Path(OUT).mkdir(parents=True, exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     line = {"test": item.nodeid, "worker": worker, "total": total, "spent": dict(_spent)}
+    line["calls"] = dict(_calls)
     line["start"], line["load"] = start, os.getloadavg()[0]
     with open(Path(OUT) / f"{worker}.jsonl", "a", encoding="utf-8") as out:
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -140,18 +145,28 @@ def report(folder: Path, top: int = 6) -> None:
     ]
     total = sum(t["total"] for t in tests)
     by_kind: dict[str, float] = defaultdict(float)
+    calls: dict[str, int] = defaultdict(int)
     for t in tests:
         for kind, seconds in t["spent"].items():
             by_kind[kind] += seconds
+        for kind, count in t.get("calls", {}).items():
+            calls[kind] += count
         by_kind["(the rest: Python, pytest, fixtures)"] += t["total"] - sum(t["spent"].values())
     print(f"{len(tests)} browser test runs, {total:.0f} s in all (summed over workers)")
     for kind, seconds in sorted(by_kind.items(), key=lambda kv: -kv[1]):
         if seconds >= 0.05 * total / 100:
-            print(f"  {seconds:7.1f} s  {100 * seconds / total:5.1f} %  {kind}")
+            count = f"{calls[kind]:5d}×" if kind in calls else "      "
+            print(f"  {seconds:7.1f} s  {100 * seconds / total:5.1f} %  {count}  {kind}")
     workers: dict[str, float] = defaultdict(float)
+    ends: dict[str, float] = defaultdict(float)
+    first = min(t["start"] for t in tests)
     for t in tests:
         workers[t["worker"]] += t["total"]
-    print("per worker: " + ", ".join(f"{w} {s:.0f} s" for w, s in sorted(workers.items())))
+        ends[t["worker"]] = max(ends[t["worker"]], t["start"] + t["total"] - first)
+    print(
+        "per worker (busy, last browser test done after the first began): "
+        + ", ".join(f"{w} {s:.0f} s, {ends[w]:.0f} s" for w, s in sorted(workers.items()))
+    )
     print(f"\nthe {top} slowest:")
     for t in sorted(tests, key=lambda t: -t["total"])[:top]:
         print(f"  {t['total']:5.1f} s  {t['test']}  (load {t['load']:.1f})")

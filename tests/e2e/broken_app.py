@@ -8,11 +8,15 @@
                      the rest of the screen away
 /error-unreported    the same, the app not listening to the client's errors
 /across              a row wider than the window: its last text runs off the page's right edge
+/late                a fine screen, then, in a second update 0.1 s later, that row: a check
+                     must wait for the screen to settle (layout.settled_layout), not judge the
+                     first frame
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 
 import flet as ft
 
@@ -28,6 +32,10 @@ def banner() -> ft.Control:
     )
 
 
+def too_wide() -> ft.Control:
+    return ft.Row([ft.Container(width=330, height=40), ft.Text("Off the right edge")])
+
+
 def screen(route: str) -> list[ft.Control]:
     if route == "/error-bounded":
         return [ft.Container(banner(), height=120), ft.Text("After the banner"), ft.Button("Below")]
@@ -41,7 +49,7 @@ def screen(route: str) -> list[ft.Control]:
         ]
     if route == "/across":
         return [
-            ft.Row([ft.Container(width=330, height=40), ft.Text("Off the right edge")]),
+            too_wide(),
             ft.Text("Inside"),
             ft.Button("Below"),  # the accessibility tree shows once something has a role
         ]
@@ -53,6 +61,13 @@ def main(page: ft.Page) -> None:
     if route != "/error-unreported":
         page.on_error = lambda e: print(f"client error on {route}: {e.data}", flush=True)
     page.add(*screen(route))
+    if route == "/late":
+
+        async def later() -> None:
+            await asyncio.sleep(0.1)
+            page.add(too_wide())
+
+        page.run_task(later)
 
 
 if __name__ == "__main__":

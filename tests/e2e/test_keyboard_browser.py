@@ -70,7 +70,7 @@ def test_tab_reaches_every_tier_card_and_enter_opens_it(
     app = open_app(size, LOCALES[lang], "/", server=keyboard_server)
     first = regulation.tiers[0]
     app.wait_for(app.text(re.compile("^" + re.escape(first.letter)), exact=False))
-    app.settle(800)
+    app.settle()  # the cards laid out, nothing more to come from the server
     focused = tab_through(app, 16)
     labels = [f"{tier.letter} {tier.title[lang]}" for tier in regulation.tiers]
     missing = [label for label in labels if not any(n.startswith(label) for n in focused)]

@@ -29,7 +29,7 @@ from records.store import LogStore
 from regulation.model import Regulation
 from views import strings as S
 
-from .harness import REPO_ROOT, SIZES, AppServer, FlutterApp
+from .harness import HAS_FOCUS, REPO_ROOT, SIZES, AppServer, FlutterApp
 from .layout import assert_laid_out
 from .layouts import LOCALES, OTHER_PAIR, PAIR, layouts
 from .test_browser import search_for, ui
@@ -336,7 +336,12 @@ def test_after_search_and_record_this_penalty_typing_lands_in_the_name_field(
     app.tap(app.button(ui(S.RECORD_THIS, lang)))
     name_box = field(ui(S.PLAYER_NAME, lang))(app)
     app.wait_for(name_box)
-    app.settle(1_000)  # the route's slide and the focus request
+    # The route's slide and the focus request: the form settled and the name field focused,
+    # or 5 s gone (the fault this test is for: then the typing below lands elsewhere).
+    app.settle()
+    deadline = time.monotonic() + 5
+    while not name_box.first.evaluate(HAS_FOCUS) and time.monotonic() < deadline:
+        app.page.wait_for_timeout(100)
     app.page.keyboard.type("Kim", delay=30)
     deadline = time.monotonic() + 10
     while name_box.first.input_value() != "Kim":

@@ -131,7 +131,7 @@ def title_inside_its_bar(app: FlutterApp, title: str) -> None:
     last rows of pixels are blank (a title taller than its bar is clipped there, glyphs cut
     through: Flutter clips its accessible box with it, so only the pixels tell)."""
     heading = app.page.get_by_role("heading", name=title, exact=True).first
-    app.settle(300)
+    app.settle()
     box = heading.bounding_box()
     assert box is not None, title
     assert box["y"] >= -0.5, f"the title starts {-box['y']:.0f} px above the page: cut"
