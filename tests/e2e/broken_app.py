@@ -8,8 +8,9 @@
                      the rest of the screen away
 /error-unreported    the same, the app not listening to the client's errors
 /across              a row wider than the window: its last text runs off the page's right edge
-/late                a fine screen, then, in a second update 0.1 s later, that row: a check
-                     must wait for the screen to settle (layout.settled_layout), not judge the
+/late                reached from /fine inside the app: another fine screen, built in four
+                     more updates 0.08 s apart, the last of them adding that row: a check must
+                     wait for the screen to settle (layout.settled_layout), not judge its
                      first frame
 """
 
@@ -61,13 +62,21 @@ def main(page: ft.Page) -> None:
     if route != "/error-unreported":
         page.on_error = lambda e: print(f"client error on {route}: {e.data}", flush=True)
     page.add(*screen(route))
-    if route == "/late":
 
-        async def later() -> None:
-            await asyncio.sleep(0.1)
-            page.add(too_wide())
+    async def later() -> None:
+        for step in range(1, 4):
+            await asyncio.sleep(0.08)
+            page.add(ft.Text(f"Step {step}"))
+        await asyncio.sleep(0.08)
+        page.add(too_wide())
 
-        page.run_task(later)
+    def route_changed(_: ft.RouteChangeEvent) -> None:
+        if page.route == "/late":
+            page.controls.clear()
+            page.add(ft.Text("A later screen"), ft.Button("Fine"))
+            page.run_task(later)
+
+    page.on_route_change = route_changed
 
 
 if __name__ == "__main__":
