@@ -413,7 +413,10 @@ class FlutterApp:
             if time.monotonic() > deadline:
                 raise AssertionError(f"could not focus {field}")
             field.first.click()
-            self.page.wait_for_timeout(200)
+            for _ in range(4):  # the focus follows the tap within a few frames, or tap again
+                self.page.wait_for_timeout(50)
+                if self.page.evaluate(focused):
+                    break
         self.page.keyboard.type(text, delay=20)
         deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
         while field.first.input_value() != text:
