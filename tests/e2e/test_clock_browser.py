@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -169,7 +170,9 @@ def test_no_round_yet_the_settings_and_a_record_made_during_a_call(
 ) -> None:
     with LogStore.open(regulation, log_path()) as store:
         before = store.current_event()
-        event = store.create_event(f"時計の大会 {size} {lang}")
+        # A new event each try: a rerun after a failed try must not meet the first's (its
+        # round started, its name taken: "an event named … already exists").
+        event = store.create_event(f"時計の大会 {size} {lang} {uuid.uuid4().hex[:6]}")
         store.set_current_event(event.id)
     try:
         app = open_app(size, locale, "/clock")
