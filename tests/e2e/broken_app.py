@@ -8,11 +8,16 @@
                      the rest of the screen away
 /error-unreported    the same, the app not listening to the client's errors
 /across              a row wider than the window: its last text runs off the page's right edge
+/late                reached from /fine inside the app: another fine screen, built in four
+                     more updates 0.08 s apart, the last of them adding that row: a check must
+                     wait for the screen to settle (layout.settled_layout), not judge its
+                     first frame
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 
 import flet as ft
 
@@ -28,6 +33,10 @@ def banner() -> ft.Control:
     )
 
 
+def too_wide() -> ft.Control:
+    return ft.Row([ft.Container(width=330, height=40), ft.Text("Off the right edge")])
+
+
 def screen(route: str) -> list[ft.Control]:
     if route == "/error-bounded":
         return [ft.Container(banner(), height=120), ft.Text("After the banner"), ft.Button("Below")]
@@ -41,7 +50,7 @@ def screen(route: str) -> list[ft.Control]:
         ]
     if route == "/across":
         return [
-            ft.Row([ft.Container(width=330, height=40), ft.Text("Off the right edge")]),
+            too_wide(),
             ft.Text("Inside"),
             ft.Button("Below"),  # the accessibility tree shows once something has a role
         ]
@@ -53,6 +62,21 @@ def main(page: ft.Page) -> None:
     if route != "/error-unreported":
         page.on_error = lambda e: print(f"client error on {route}: {e.data}", flush=True)
     page.add(*screen(route))
+
+    async def later() -> None:
+        for step in range(1, 4):
+            await asyncio.sleep(0.08)
+            page.add(ft.Text(f"Step {step}"))
+        await asyncio.sleep(0.08)
+        page.add(too_wide())
+
+    def route_changed(_: ft.RouteChangeEvent) -> None:
+        if page.route == "/late":
+            page.controls.clear()
+            page.add(ft.Text("A later screen"), ft.Button("Fine"))
+            page.run_task(later)
+
+    page.on_route_change = route_changed
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from .layout import ClientErrors
+from .layout import ClientErrors, Traffic, settled_layout
 
 if TYPE_CHECKING:  # playwright is imported lazily: the tests skip cleanly without it
     from playwright.sync_api import (
@@ -315,6 +315,10 @@ def copy_repo(destination: Path, without: Iterable[str] = ()) -> Path:
 # -- a Flutter web page -----------------------------------------------------------------------
 
 
+# Whether an element (a Flutter text field's accessibility node) holds the browser's focus.
+HAS_FOCUS = "(e) => e === document.activeElement || e.contains(document.activeElement)"
+
+
 class FlutterApp:
     """One browser page showing the app, with the accessibility tree switched on."""
 
@@ -326,6 +330,8 @@ class FlutterApp:
         # Build and layout errors the Flutter client reports (tests/e2e/layout.py).
         self.client_errors = ClientErrors()
         self.client_errors.attach(page)
+        self.traffic = Traffic()  # when the screen last changed (layout.settled_layout)
+        self.traffic.attach(page)
         page.set_default_timeout(STEP_TIMEOUT_MS)
 
     # navigation
@@ -407,7 +413,10 @@ class FlutterApp:
             if time.monotonic() > deadline:
                 raise AssertionError(f"could not focus {field}")
             field.first.click()
-            self.page.wait_for_timeout(200)
+            for _ in range(4):  # the focus follows the tap within a few frames, or tap again
+                self.page.wait_for_timeout(50)
+                if self.page.evaluate(focused):
+                    break
         self.page.keyboard.type(text, delay=20)
         deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
         while field.first.input_value() != text:
@@ -415,9 +424,13 @@ class FlutterApp:
                 raise AssertionError(f"{field} holds {field.first.input_value()!r}, not {text!r}")
             self.page.wait_for_timeout(100)
 
-    def settle(self, ms: int = 600) -> None:
-        """Lets a route transition or a ripple finish before a screenshot."""
-        self.page.wait_for_timeout(ms)
+    def settle(self, ms: int | None = None) -> None:
+        """Lets a route transition finish: until the screen's boxes stop moving and the server
+        has nothing more to send (layout.settled_layout), or a fixed `ms`."""
+        if ms is None:
+            settled_layout(self)
+        else:
+            self.page.wait_for_timeout(ms)
 
     def local_storage(self, key: str) -> str | None:
         return self.page.evaluate("(key) => window.localStorage.getItem(key)", key)

@@ -18,8 +18,8 @@ witnesses, both read from the running page:
    nothing at all is an error box (or a lost control) pushing the rest away.
 
 Use: `assert_laid_out(app, "the record page, deleted")` on any screen, after waiting for
-what it must show. It waits for the screen to settle (a route's slide), then fails with one
-line per fault.
+what it must show. It waits for the screen to settle (a route's slide: until its boxes stop
+moving, `settled_layout`), then fails with one line per fault.
 """
 
 from __future__ import annotations
@@ -77,6 +77,28 @@ class ClientErrors:
         fresh = self.reported[self.checked :]
         self.checked = len(self.reported)
         return fresh
+
+
+@dataclass
+class Traffic:
+    """When the page last sent or received a frame on its WebSocket (Flet's protocol: every
+    change of the screen comes from the server as a frame, every tap goes to it as one)."""
+
+    last: float = field(default_factory=time.monotonic)
+
+    def attach(self, page: Page) -> None:
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws: WebSocket) -> None:
+        ws.on("framesent", self._seen)
+        ws.on("framereceived", self._seen)
+
+    def _seen(self, _payload: bytes | str) -> None:
+        self.last = time.monotonic()
+
+    def quiet_for(self) -> float:
+        """Seconds since the last frame either way."""
+        return time.monotonic() - self.last
 
 
 # Every semantics node's box, and what scrolls it. A "leaf" has no semantics node inside it
@@ -198,19 +220,71 @@ def _cut_at_an_edge(box: dict, width: float) -> bool:
     return at_left != at_right  # one side only: a full-width node is a bar, not a cut text
 
 
-def layout_faults(app: FlutterApp) -> list[str]:
-    """What is wrong with the layout of the screen `app` shows now (empty when nothing)."""
+# Waits, inside the page, until the screen is still: a cheap signature of the accessibility
+# tree (each node's box, scroll position, children and label), read in an animation frame
+# (after Flutter's own, which it had asked for before: a route's slide, a dialog's fade, an
+# update the server just sent are drawn, and their accessibility nodes updated, in Flutter's
+# frame callback), again `gapMs` later, until two agree; true if they did within `limitMs`.
+_STILL_JS = """
+async ([gapMs, limitMs]) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  const signature = () => Array.from(document.querySelectorAll('[id^="flt-semantic-node-"]'),
+    (e) => { const r = e.getBoundingClientRect();
+      return [e.id, r.left, r.top, r.right, r.bottom, e.scrollTop, e.scrollLeft,
+              e.childElementCount, e.getAttribute('aria-label')].join(','); }).join('|');
+  const end = performance.now() + limitMs;
+  await frame();
+  let before = signature();
+  while (performance.now() < end) {
+    await new Promise((done) => setTimeout(done, gapMs));
+    await frame();
+    const now = signature();
+    if (now === before) return true;
+    before = now;
+  }
+  return false;
+}
+"""
+SETTLE_GAP_MS = 100  # between two signatures of the screen that must agree
+SETTLE_QUIET_S = 0.3  # since the last WebSocket frame: a second update comes within it
+SETTLE_LIMIT_S = 3.0  # then the screen is judged as it is
+
+
+def settled_layout(app: FlutterApp) -> dict:
+    """The boxes of the screen `app` shows, once it has settled: two reads SETTLE_GAP_MS apart,
+    each in an animation frame, agree (nothing moved, appeared or went), and no WebSocket
+    frame went to or came from the server for SETTLE_QUIET_S (every change of a Flet screen
+    comes from the server as a frame; the app draws a screen in one update, a snack bar or a
+    sync status in another). Replaces a fixed wait of 700 ms: a screen that is already still
+    is judged after 0.2–0.3 s, one that is still moving or changing is waited for, at most
+    SETTLE_LIMIT_S."""
+    deadline = time.monotonic() + SETTLE_LIMIT_S
+    while True:
+        left_ms = max(0.0, deadline - time.monotonic()) * 1000
+        app.page.evaluate(_STILL_JS, [SETTLE_GAP_MS, left_ms])
+        quiet = app.traffic.quiet_for()
+        if quiet >= SETTLE_QUIET_S or time.monotonic() > deadline:
+            return app.page.evaluate(_NODES_JS)
+        app.page.wait_for_timeout((SETTLE_QUIET_S - quiet) * 1000)
+
+
+def layout_faults(app: FlutterApp, layout: dict | None = None) -> list[str]:
+    """What is wrong with the layout of the screen `app` shows now (empty when nothing), or of
+    `layout`, boxes read from it a moment ago."""
     faults = [f"Flutter reported an error: {error}" for error in app.client_errors.new()]
-    return faults + geometry_faults(app.page.evaluate(_NODES_JS))
+    return faults + geometry_faults(layout or app.page.evaluate(_NODES_JS))
 
 
-def assert_laid_out(app: FlutterApp, where: str, settle_ms: int = 700) -> None:
+def assert_laid_out(app: FlutterApp, where: str, settle_ms: int | None = None) -> None:
     """Fails when Flutter reported an error, or a control lies outside the page, on the screen
-    `app` shows (`where` names it in the failure). Waits `settle_ms` first (a route's slide,
-    a dialog's fade), and checks twice a short moment apart while the boxes still move."""
-    app.page.wait_for_timeout(settle_ms)
+    `app` shows (`where` names it in the failure). Waits until the screen has settled (a
+    route's slide, a dialog's fade: `settled_layout`; first `settle_ms` more, if given), then
+    checks; a geometry fault must persist: the boxes are read again, a short moment apart,
+    for up to 3 s while it shows."""
+    if settle_ms:
+        app.page.wait_for_timeout(settle_ms)
+    faults = layout_faults(app, settled_layout(app))
     deadline = time.monotonic() + 3.0
-    faults = layout_faults(app)
     # Boxes read during an animation can be mid-way: a geometry fault must persist.
     while faults and time.monotonic() < deadline:
         if any(f.startswith("Flutter reported") for f in faults):

@@ -11,6 +11,7 @@ from views import strings as S
 
 from .harness import FlutterApp
 from .layout import assert_laid_out
+from .layouts import PAIR, layouts
 from .test_browser import assert_tiers_shown, navigate_to, starts_with, ui
 
 pytestmark = pytest.mark.browser
@@ -21,9 +22,7 @@ def back_arrow(app: FlutterApp, lang: str):
     return app.button({"ja": "戻る", "en": "Back"}[lang])
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_after_a_reload_at_another_address_back_goes_to_its_parent(
     open_app, size: str, lang: str, locale: str
 ) -> None:
@@ -37,9 +36,7 @@ def test_after_a_reload_at_another_address_back_goes_to_its_parent(
     assert app.text(ui(S.EVENT_SETTINGS, lang)).count() == 0
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_the_back_arrow_adds_no_browser_history_entry(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:

@@ -36,6 +36,7 @@ from .harness import (
     missing_browser,
     y_positions,
 )
+from .layouts import PAIR, layouts
 
 pytestmark = pytest.mark.browser
 
@@ -231,9 +232,7 @@ def test_browse_category_section_infraction_and_read_its_penalty(
 # -- the infraction finder ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_the_finder_leads_from_a_question_to_the_infraction(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:
@@ -258,9 +257,7 @@ def test_the_finder_leads_from_a_question_to_the_infraction(
     app.screenshot(f"{lang}-finder-result")
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"), [("phone", "ja", "ja-JP"), ("desktop", "en", "en-US")]
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:

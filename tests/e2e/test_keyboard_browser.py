@@ -17,6 +17,7 @@ from regulation.model import Regulation
 from views import strings as S
 
 from .harness import AppServer, FlutterApp
+from .layouts import LOCALES, PAIR, layouts
 from .test_browser import ui
 from .test_log_layout import server_for
 
@@ -62,14 +63,14 @@ def keyboard_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     yield from server_for(folder, folder.parent / "keyboard-server.log")
 
 
-@pytest.mark.parametrize(("size", "lang"), [("phone", "ja"), ("desktop", "en")])
+@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
 def test_tab_reaches_every_tier_card_and_enter_opens_it(
     open_app, keyboard_server: AppServer, regulation: Regulation, size: str, lang: str
 ) -> None:
-    app = open_app(size, {"ja": "ja-JP", "en": "en-US"}[lang], "/", server=keyboard_server)
+    app = open_app(size, LOCALES[lang], "/", server=keyboard_server)
     first = regulation.tiers[0]
     app.wait_for(app.text(re.compile("^" + re.escape(first.letter)), exact=False))
-    app.settle(800)
+    app.settle()  # the cards laid out, nothing more to come from the server
     focused = tab_through(app, 16)
     labels = [f"{tier.letter} {tier.title[lang]}" for tier in regulation.tiers]
     missing = [label for label in labels if not any(n.startswith(label) for n in focused)]
@@ -112,7 +113,7 @@ def test_tab_reaches_the_round_menus_by_their_names(
     the log: from the player filter to the round filter (named) before the table filter."""
     app = open_app(
         size,
-        {"ja": "ja-JP", "en": "en-US"}[lang],
+        LOCALES[lang],
         "/log/new?infraction=drew-extra-cards",
         server=keyboard_server,
         settings={"language": lang},

@@ -25,6 +25,7 @@ from regulation.model import Regulation
 from views import strings as S
 
 from .harness import AppServer, FlutterApp
+from .layouts import layouts
 from .test_browser import (
     assert_infraction_screen,
     containing_all,
@@ -65,15 +66,7 @@ def without_snack_bar(app: FlutterApp, lang: str) -> None:
     app.wait_gone(app.page.get_by_role("group", name=ui(S.SAVED, lang), exact=True), 10_000)
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"),
-    [
-        ("phone", "ja", "ja-JP"),
-        ("desktop", "en", "en-US"),
-        ("phone", "en", "en-US"),
-        ("desktop", "ja", "ja-JP"),
-    ],
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts())
 def test_record_a_penalty_find_it_in_the_log_and_see_a_repeat_before_saving(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:

@@ -16,6 +16,7 @@ from views import strings as S
 
 from .harness import FlutterApp
 from .layout import assert_laid_out
+from .layouts import PAIR, layouts
 from .test_browser import infraction, ui
 
 pytestmark = pytest.mark.browser
@@ -40,7 +41,7 @@ def value_of(app: FlutterApp, box: Locator) -> str:
     return box.first.input_value()
 
 
-@pytest.mark.parametrize(("size", "lang"), [("phone", "ja"), ("desktop", "en")])
+@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
 def test_the_finder_answers_the_edit_that_opened_it(
     open_app, regulation: Regulation, size: str, lang: str
 ) -> None:

@@ -18,6 +18,7 @@ from regulation.model import Regulation
 from views import strings as S
 
 from .harness import FlutterApp
+from .layouts import layouts
 from .test_browser import DESTINATIONS, assert_infraction_screen, infraction, ui
 
 pytestmark = pytest.mark.browser
@@ -67,15 +68,7 @@ def assert_shown_to_the_player(app: FlutterApp, regulation: Regulation, tier_id:
     assert not outside_the_page(app)
 
 
-@pytest.mark.parametrize(
-    ("size", "lang", "locale"),
-    [
-        ("phone", "ja", "ja-JP"),
-        ("desktop", "en", "en-US"),
-        ("phone", "en", "en-US"),
-        ("desktop", "ja", "ja-JP"),
-    ],
-)
+@pytest.mark.parametrize(("size", "lang", "locale"), layouts())
 def test_show_the_player_from_an_infraction_and_back_in_one_tap(
     open_app, regulation: Regulation, size: str, lang: str, locale: str
 ) -> None:

@@ -33,6 +33,7 @@ from views.theme import FONT_FAMILY, FONT_FILES, TypeScale
 
 from .harness import REPO_ROOT, AppServer, FlutterApp
 from .layout import assert_laid_out
+from .layouts import LOCALES
 from .test_browser import CATALOG, ui
 from .test_log_layout import LONG_LATIN, server_for
 
@@ -130,7 +131,7 @@ def title_inside_its_bar(app: FlutterApp, title: str) -> None:
     last rows of pixels are blank (a title taller than its bar is clipped there, glyphs cut
     through: Flutter clips its accessible box with it, so only the pixels tell)."""
     heading = app.page.get_by_role("heading", name=title, exact=True).first
-    app.settle(300)
+    app.settle()
     box = heading.bounding_box()
     assert box is not None, title
     assert box["y"] >= -0.5, f"the title starts {-box['y']:.0f} px above the page: cut"
@@ -193,7 +194,7 @@ def test_the_tournament_settings_at_175_percent_cut_nothing(
     """The title in its bar; a bad time's error under its field whole."""
     app = open_app(
         size,
-        {"ja": "ja-JP", "en": "en-US"}[lang],
+        LOCALES[lang],
         "/log/event",
         server=text_size_server,
         settings={"language": lang, **LARGEST},
@@ -314,7 +315,7 @@ def test_a_long_recent_name_on_the_form_is_whole(
     """The new record's recent players: a long name wraps in its button (a chip cut it)."""
     app = open_app(
         size,
-        {"ja": "ja-JP", "en": "en-US"}[lang],
+        LOCALES[lang],
         "/log/new",
         server=text_size_server,
         settings={"language": lang, **LARGEST},
