@@ -11,8 +11,10 @@ first failure: most mutants are then decided in a second, not after the whole se
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -168,3 +170,57 @@ def apps():
     for app in started:
         assert app.crashes == [], app.crashes
         app.stop()
+
+
+# -- The markers: the in-process suite (`-m "not browser and not process"`) starts no process --
+# A test that starts one (main.py, a worker, Chromium) is marked `process` (or `browser`):
+# mutmut cannot see what a child calls, and the in-process suite is the one run after every
+# change. An unmarked test that starts a process fails, naming the marker it lacks.
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if "browser" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.browser)  # whatever its module says
+
+
+# The processes an unmarked test tried to start (tests/test_markers.py reads it).
+PROCESSES_REFUSED = pytest.StashKey[list[str]]()
+
+
+@contextlib.contextmanager
+def _no_process_unless_marked(item: pytest.Item) -> Iterator[None]:
+    if item.get_closest_marker("process") or item.get_closest_marker("browser"):
+        yield
+        return
+    refused = item.stash.setdefault(PROCESSES_REFUSED, [])
+    popen_init = subprocess.Popen.__init__
+
+    def refuse(self: subprocess.Popen[bytes], args: object, *rest: object, **kw: object) -> None:
+        refused.append(repr(args)[:200])
+        raise AssertionError(f"starts a process but is not marked `process`: {refused[-1]}")
+
+    subprocess.Popen.__init__ = refuse  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        subprocess.Popen.__init__ = popen_init  # type: ignore[method-assign]
+    if refused:  # even where the code under test caught the error
+        pytest.fail(f"{item.nodeid} starts a process but is not marked `process`: {refused}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _no_process_unless_marked(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with _no_process_unless_marked(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    with _no_process_unless_marked(item):
+        return (yield)

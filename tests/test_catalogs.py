@@ -71,6 +71,11 @@ def test_compiled_catalog_matches_its_source(po_catalog) -> None:
     assert as_dict(committed) == as_dict(compiled), "run: pybabel compile -d locales"
 
 
+# The tests that read the extraction (2-3 s of CPU) run on one worker, which makes it once.
+ONE_EXTRACTION = pytest.mark.xdist_group("extracted_messages")
+
+
+@ONE_EXTRACTION
 def test_catalog_holds_every_extracted_string(po_catalog, extracted_messages) -> None:
     """What `pybabel extract` finds in the data and the code is in the catalog (no stale .po)."""
     extracted = {
@@ -99,6 +104,7 @@ def test_one_japanese_word_with_two_meanings_gets_two_translations() -> None:
     assert (navigation.en, location.en) == ("Categories", "Category")
 
 
+@ONE_EXTRACTION
 def test_the_extractor_finds_every_finder_question_and_answer(
     regulation: Regulation, extracted_messages
 ) -> None:

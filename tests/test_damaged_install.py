@@ -82,6 +82,7 @@ def copy_with_truncated_catalog(tmp_path: Path) -> Path:
     return app
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "args",
     [["list"], ["search", "遅刻"], ["finder"], ["--web", "--port", "0"]],

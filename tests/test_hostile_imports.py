@@ -199,6 +199,7 @@ def nested(folder: Path) -> Path:
     return path
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs and /dev/zero")
 @pytest.mark.parametrize(
     ("make", "fault"),
@@ -226,6 +227,7 @@ def test_an_import_reads_and_parses_within_bounds(
     assert log.read_bytes() == before
 
 
+@pytest.mark.process
 def test_an_argument_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     run_capped(["log", "add", "--player", "山田太郎", "--infraction", "drew-extra-cards"], data_dir)

@@ -1107,6 +1107,7 @@ def test_export_file_names_are_safe_and_keep_japanese() -> None:
     assert file_name(Event("e", "///", None), "json", moment).startswith("penalty-log-event-")
 
 
+@pytest.mark.process
 def test_the_app_starts_without_importing_the_log() -> None:
     """The log's modules (~40 ms of imports) load after the first view, never before it."""
     code = (

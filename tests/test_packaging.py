@@ -64,11 +64,13 @@ def installed_by_pip(platform_system: str) -> set[str]:
     return set(json.loads(result.stdout))
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("platform_system", ["Android", "iOS"])
 def test_phone_packages_leave_out_the_browser_and_desktop_clients(platform_system: str) -> None:
     assert installed_by_pip(platform_system) == {"flet", "pyyaml", "babel"}
 
 
+@pytest.mark.process
 def test_checkouts_get_the_browser_and_desktop_clients() -> None:
     """`pip install -e .` on a laptop (no patched platform) serves `--web` and desktop runs."""
     assert installed_by_pip("") == {"flet", "flet-web", "flet-desktop", "pyyaml", "babel"}
@@ -89,6 +91,7 @@ def test_dropped_package_files_name_babels_data() -> None:
         assert (site_packages / path).exists(), f"{path}: not in the installed babel any more"
 
 
+@pytest.mark.process
 def test_language_negotiation_needs_none_of_the_dropped_babel_data(tmp_path: Path) -> None:
     """The app's only babel call gives the same answers with babel as a package ships it."""
     import babel
@@ -196,6 +199,7 @@ def test_web_mode_serves_on_loopback_only(monkeypatch) -> None:
     assert Path(server.ASSETS_DIR) == ROOT / "assets"
 
 
+@pytest.mark.process
 def test_busy_port_gets_a_clear_message() -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

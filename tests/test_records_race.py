@@ -72,6 +72,7 @@ def first_saves_at_once(base: Path, rounds: int, event: str | None) -> list[str]
     return faults
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("rounds", "event"), [(80, None), (15, "E")], ids=["current-event", "named-event"]
 )

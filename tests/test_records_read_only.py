@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from records_support import WORKER, child_env, file_size_limit, run_main
 from test_records_faults import ADD, digest, filled_log, run_confined, shared_folder
 
@@ -25,6 +26,8 @@ from records.paths import DATABASE_NAME
 from regulation.model import Regulation
 
 __all__ = ["shared_folder"]  # the fixture, used by name below
+
+pytestmark = pytest.mark.process  # every test runs main.py
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT = ["--event", "合成の大会"]  # records_support.synthetic_export's

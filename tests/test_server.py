@@ -75,6 +75,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
 # -- restart ------------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
 def test_a_killed_server_restarts_at_once_on_the_same_port(tmp_path: Path) -> None:
     port = free_port()
@@ -122,6 +123,7 @@ def test_a_port_outside_1_to_65535_is_one_line(port: str, capsys) -> None:
     assert err.count("\n") == 1 and "--port" in err and "0-65535" in err, err
 
 
+@pytest.mark.process
 def test_port_0_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "main.py", "--web", "--port", "0"],
@@ -163,6 +165,7 @@ def damaged_copy(tmp_path: Path) -> Path:
     return app
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("mode", [["--web", "--port", "0"], []], ids=["web", "desktop"])
 def test_bad_data_is_one_line_before_anything_is_served(tmp_path: Path, mode: list[str]) -> None:
     result = subprocess.run(  # a run that got past the check would serve: a timeout here
@@ -191,11 +194,13 @@ def open_session(served: AppServer, origin: str | None) -> str:
         return f"refused {refused.response.status_code}"
 
 
+@pytest.mark.process
 def test_sessions_open_from_the_apps_own_page(served: AppServer) -> None:
     for host in ("127.0.0.1", "localhost"):
         assert open_session(served, f"http://{host}:{served.port}") == "accepted"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "origin",
     [
@@ -213,6 +218,7 @@ def test_sessions_from_any_other_origin_are_refused(served: AppServer, origin: s
     assert open_session(served, origin) == "refused 403"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "path",
     ["/docs", "/docs/", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"],
@@ -221,6 +227,7 @@ def test_api_pages_are_not_served(served: AppServer, path: str) -> None:
     assert get(served.base_url + path) == 404
 
 
+@pytest.mark.process
 def test_the_app_and_its_deep_links_are_served_without_a_cdn(served: AppServer) -> None:
     for path in ("/", "/tiers", "/infractions/drew-extra-cards", "/manifest.json"):
         assert get(served.base_url + path) == 200, path
@@ -304,6 +311,7 @@ def listening_addresses(pid: int) -> set[str]:
     return found
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc")
 @pytest.mark.parametrize(
     ("display", "reason"),
@@ -352,6 +360,7 @@ def test_without_a_window_the_app_is_served_on_this_machine_only(
         process.communicate(timeout=10)
 
 
+@pytest.mark.process
 def test_a_window_opens_where_there_is_a_display_and_a_client(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("DISPLAY", ":0")
@@ -374,6 +383,7 @@ def test_a_window_opens_where_there_is_a_display_and_a_client(tmp_path, monkeypa
     assert server.no_window_reason() is None
 
 
+@pytest.mark.process
 def test_the_server_stops_within_seconds_whatever_its_sessions(tmp_path: Path) -> None:
     """Ctrl+C (SIGTERM here) ends the server at once even after a WebSocket that closed before
     it registered: Flet's handler of such a socket never returns, and the server used to wait

@@ -56,6 +56,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[AppServe
     app.stop()
 
 
+@pytest.mark.process
 def test_an_inherited_assets_folder_does_not_expose_the_disk(
     hostile: tuple[AppServer, Path],
 ) -> None:
@@ -71,6 +72,7 @@ def test_an_inherited_assets_folder_does_not_expose_the_disk(
     assert b"flet.noCdn=true" in index  # FLET_WEB_NO_CDN=false did not bring the CDN back
 
 
+@pytest.mark.process
 def test_an_inherited_upload_folder_opens_no_upload_endpoint(
     hostile: tuple[AppServer, Path],
 ) -> None:
@@ -95,6 +97,7 @@ def test_every_setting_flet_web_reads_from_the_environment_is_dropped() -> None:
     assert read <= set(server.FLET_WEB_SETTINGS), read - set(server.FLET_WEB_SETTINGS)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "path",
     [

@@ -13,7 +13,10 @@ adds to the search.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 import random
 import re
 import shutil
@@ -68,6 +71,12 @@ def corpus(regulation: Regulation) -> list[Example]:
     return load_corpus(regulation)
 
 
+@pytest.fixture(scope="module")
+def examples(regulation: Regulation) -> list[Example]:
+    """What training reads (0.4 s of CPU to make: the folding of every row), read once."""
+    return training_examples(regulation)
+
+
 # -- the corpus -----------------------------------------------------------------------------------
 
 
@@ -81,7 +90,7 @@ def test_every_entry_has_enough_rows_in_both_languages(
         assert {(entry.id, "ja"), (entry.id, "en")} <= languages, entry.id
 
 
-def test_no_training_row_is_an_evaluation_query(regulation: Regulation) -> None:
+def test_no_training_row_is_an_evaluation_query(examples: list[Example]) -> None:
     """A corpus row that is an evaluation query (after folding) is left out of training: a
     figure measured on that row would be a row the model learned."""
     queries = {
@@ -91,12 +100,14 @@ def test_no_training_row_is_an_evaluation_query(regulation: Regulation) -> None:
         for row in yaml.safe_load(path.read_text(encoding="utf-8"))[lang]
     }
     assert len(queries) > 500
-    corpus = [e for e in training_examples(regulation) if e.source == "corpus"]
+    corpus = [e for e in examples if e.source == "corpus"]
     assert len(corpus) >= 1300
     assert not [example.text for example in corpus if folded_key(example.text) in queries]
 
 
-def test_no_training_row_is_regulation_text(regulation: Regulation) -> None:
+def test_no_training_row_is_regulation_text(
+    regulation: Regulation, examples: list[Example]
+) -> None:
     """No corpus row trained on is a tier's or infraction's title or holds a sentence of an
     entry's text (naming an entry is fine: "one step below Match Forfeiture")."""
     titles = {
@@ -114,7 +125,7 @@ def test_no_training_row_is_regulation_text(regulation: Regulation) -> None:
     assert len(sentences) > 50
     copied = [
         example.text
-        for example in training_examples(regulation)
+        for example in examples
         if example.source == "corpus"
         and (
             folded_key(example.text) in titles
@@ -161,11 +172,12 @@ def test_a_row_repeated_across_files_is_refused(regulation: Regulation, tmp_path
 # -- the shipped weights ----------------------------------------------------------------------
 
 
-def test_the_shipped_weights_were_trained_on_todays_inputs(regulation: Regulation) -> None:
+def test_the_shipped_weights_were_trained_on_todays_inputs(
+    regulation: Regulation, examples: list[Example]
+) -> None:
     """Fails when the corpus, the entries' situations or aliases, or the settings changed and
     the weights were not retrained (python scripts/train_situation_model.py)."""
     shipped = read_situation_model(MODEL_PATH)
-    examples = training_examples(regulation)
     assert shipped.inputs_sha256 == inputs_sha256(examples, SETTINGS.as_dict())
     assert set(shipped.labels) == {entry.id for entry in regulation.entries()}
 
@@ -281,6 +293,7 @@ def app_copy(tmp_path: Path, data: bytes) -> Path:
     return app
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "args", [["search", "遅刻"], ["--web", "--port", "0"]], ids=["search", "web"]
 )
@@ -306,14 +319,44 @@ def test_the_command_line_and_the_app_refuse_damaged_weights_in_one_line(
 HELD_OUT = 10  # every tenth corpus row of each entry is held out of training
 
 
+def trained_once(examples: list[Example], cache: pytest.Cache | None) -> SituationModel:
+    """`train(examples, SETTINGS)`, kept in pytest's cache (.pytest_cache/, `--cache-clear`)
+    under the hash of all that decides it: the examples, the settings and the source of every
+    module of regulation/ (the trainer, the features, the folding). Training takes 10-15 s of
+    CPU; a change to any of these trains again, so a broken trainer still fails here. A damaged
+    cached file fails its hash check (read_situation_model) and is trained again."""
+    sources = hashlib.sha256()
+    for path in sorted((ROOT / "regulation").glob("*.py")):
+        sources.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    key = hashlib.sha256(
+        (inputs_sha256(examples, SETTINGS.as_dict()) + sources.hexdigest()).encode()
+    ).hexdigest()
+    if cache is None:  # -p no:cacheprovider
+        return train(examples, SETTINGS, key)
+    path = cache.mkdir("situation-model-held-out") / f"{key}.json"
+    with contextlib.suppress(DataError):
+        model = read_situation_model(path)
+        if model.inputs_sha256 == key:
+            return model
+    model = train(examples, SETTINGS, key)
+    for old in path.parent.glob("*.json"):
+        old.unlink(missing_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.tmp")  # two workers may write it at once
+    partial.write_bytes(render(model, {}))
+    partial.replace(path)
+    return read_situation_model(path)  # the model as read back, whether trained now or before
+
+
 @pytest.fixture(scope="module")
-def held_out_model(regulation: Regulation, corpus: list[Example]) -> tuple[SituationModel, list]:
+def held_out_model(
+    request: pytest.FixtureRequest, regulation: Regulation, corpus: list[Example]
+) -> tuple[SituationModel, list]:
     by_entry: dict[str, list[Example]] = {}
     for example in sorted(corpus):
         by_entry.setdefault(example.entry_id, []).append(example)
     held = [rows[i] for rows in by_entry.values() for i in range(0, len(rows), HELD_OUT)]
     kept = [example for example in corpus if example not in set(held)]
-    model = train(kept + own_examples(regulation), SETTINGS, "")
+    model = trained_once(kept + own_examples(regulation), getattr(request.config, "cache", None))
     return model, held
 
 
@@ -322,6 +365,11 @@ def first(index: SearchIndex, query: str) -> str | None:
     return hits[0].entry.id if hits else None
 
 
+# The tests of the held-out model run on one worker: where it is not cached yet, it is trained once.
+ONE_TRAINING = pytest.mark.xdist_group("held_out_model")
+
+
+@ONE_TRAINING
 @pytest.mark.parametrize("with_model", [True])
 def test_the_model_puts_the_right_entry_first_where_the_words_do_not(
     regulation: Regulation, held_out_model: tuple[SituationModel, list], with_model: bool
@@ -344,6 +392,7 @@ def test_the_model_puts_the_right_entry_first_where_the_words_do_not(
     assert len(broken) <= 0.5 * len(fixed), [example.text for example in broken]
 
 
+@ONE_TRAINING
 def test_a_hit_the_model_raised_says_so(
     regulation: Regulation, held_out_model: tuple[SituationModel, list]
 ) -> None:

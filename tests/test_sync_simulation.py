@@ -139,6 +139,7 @@ def cleanup() -> Iterator[list[Any]]:
         (thing.close if isinstance(thing, Proxy) else thing.kill)()
 
 
+@pytest.mark.process
 def test_five_devices_converge_through_kills_cuts_and_a_slow_clock(
     tmp_path: Path, cleanup: list[Any]
 ) -> None:
