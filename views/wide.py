@@ -130,13 +130,14 @@ class WidePage:
             self._actions = actions
             self.changed = None
             return [self._below, self._view]
-        changed = [*self._moved, self._keep_app_bar(self._view.appbar, appbar, actions)]
+        bar = self._keep_app_bar(self._view.appbar, appbar, actions)
+        changed = [*self._moved, bar]
         parts = self._row.controls
         if self._rail != (tab, version) or self._full_width != screen.full_width:
             parts[:] = [navigation_rail(ctx, destinations, tab), parts[1], *panes]
             self._rail = (tab, version)
             self._full_width = screen.full_width
-            changed = [self._row]
+            changed = [bar, self._row]  # the app bar too: the title, the back arrow
         else:
             for now, new in zip(parts[2:], panes, strict=True):
                 # The same container, its content swapped: the list pane's rows, when kept,
