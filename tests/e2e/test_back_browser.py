@@ -43,7 +43,8 @@ def test_the_back_arrow_adds_no_browser_history_entry(
     """Tiers → categories → a category, the app's back arrow, then the browser's Back: the
     browser goes on back to the tiers, not forward again to the category just left (the back
     arrow used to push the categories as a new entry)."""
-    app = open_app(size, locale, "/tiers")
+    # The language stored: a loaded machine may answer the browser's languages too late.
+    app = open_app(size, locale, "/tiers", settings={"language": lang})
     assert_tiers_shown(app, lang)
     navigate_to(app, S.NAV_CATEGORIES, lang)
     app.page.wait_for_url(app.base_url + "/categories")
