@@ -63,24 +63,15 @@ def read_compiled(yaml_path: Path) -> Compiled:
     json_path = compiled_path(yaml_path)
     stale = f"run {COMPILE_COMMAND}"
     try:
-        with json_path.open("rb") as file:
-            raw = file.read(MAX_COMPILED_BYTES + 1)
+        manifest, payload = read_sealed(
+            json_path, MAX_COMPILED_BYTES, _MANIFEST_FIELDS, FORMAT, "not a data file", stale
+        )
     except FileNotFoundError:
         if yaml_path.exists():
             raise DataError(json_path, "", f"missing (not compiled): {stale}") from None
         raise DataError(json_path, "", "no such file") from None
-    except OSError as exc:
-        raise DataError(json_path, "", exc.strerror or str(exc)) from None
-    if len(raw) > MAX_COMPILED_BYTES:
-        raise DataError(json_path, "", f"larger than {MAX_COMPILED_BYTES} bytes: not a data file")
 
-    head, newline, payload = raw.partition(b"\n")
-    manifest = manifest_line(head, _MANIFEST_FIELDS) if newline else None
-    if manifest is None:
-        raise DataError(json_path, "manifest", f"missing or damaged: {stale}")
-    if manifest["format"] != FORMAT:
-        raise DataError(json_path, "manifest", f"format {manifest['format']!r}: {stale}")
-
+    # Between the manifest and the payload: an edited YAML is named before a damaged payload.
     try:
         source = yaml_path.read_bytes()
     except FileNotFoundError:
@@ -90,16 +81,49 @@ def read_compiled(yaml_path: Path) -> Compiled:
     if source is not None and hashlib.sha256(source).hexdigest() != manifest["source_sha256"]:
         raise DataError(yaml_path, "", f"changed since {json_path.name} was compiled: {stale}")
 
-    if (
-        len(payload) != manifest["data_bytes"]
-        or hashlib.sha256(payload).hexdigest() != manifest["data_sha256"]
-    ):
-        raise DataError(json_path, "data", f"cut short or damaged (not what was compiled): {stale}")
+    fault = f"cut short or damaged (not what was compiled): {stale}"
+    check_payload(json_path, manifest, payload, "data", fault)
     try:
         data = json.loads(payload.decode("utf-8"))
     except (ValueError, RecursionError):  # only if the compiler itself wrote nonsense
         raise DataError(json_path, "data", f"not readable JSON: {stale}") from None
     return Compiled(data, manifest["source_sha256"], manifest["counts"])
+
+
+def read_sealed(
+    path: Path, max_bytes: int, fields: dict[str, type], fmt: int, not_this: str, remedy: str
+) -> tuple[dict[str, Any], bytes]:
+    """A compiled file's checked manifest and its unchecked payload (`check_payload`), read
+    within `max_bytes`. The compiled data and the situation model's weights share it; each words
+    its own missing file, so FileNotFoundError passes through. Raises DataError."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise DataError(path, "", exc.strerror or str(exc)) from None
+    if len(raw) > max_bytes:
+        raise DataError(path, "", f"larger than {max_bytes} bytes: {not_this}")
+    head, newline, payload = raw.partition(b"\n")
+    manifest = manifest_line(head, fields) if newline else None
+    if manifest is None:
+        raise DataError(path, "manifest", f"missing or damaged: {remedy}")
+    if manifest["format"] != fmt:
+        raise DataError(path, "manifest", f"format {manifest['format']!r}: {remedy}")
+    return manifest, payload
+
+
+def check_payload(
+    path: Path, manifest: dict[str, Any], payload: bytes, part: str, fault: str
+) -> None:
+    """Raises DataError(path, part, fault) unless `payload` is the size and SHA-256 that its
+    manifest says."""
+    if (
+        len(payload) != manifest["data_bytes"]
+        or hashlib.sha256(payload).hexdigest() != manifest["data_sha256"]
+    ):
+        raise DataError(path, part, fault)
 
 
 _MANIFEST_FIELDS: dict[str, type] = {

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .cues import without_intent
-from .data import DataError, manifest_line
+from .data import DataError, check_payload, read_sealed
 from .normalize import WORD_PATTERN, fold, stem
 from .paths import ASSETS_DIR
 from .query import STOPWORDS
@@ -164,26 +164,13 @@ _RETRAIN = f"run {TRAIN_COMMAND}"
 def _verified(path: Path) -> tuple[bytes, dict[str, Any]]:
     """The weights' bytes and the manifest, once both are checked. Raises DataError."""
     try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_MODEL_BYTES + 1)
+        manifest, payload = read_sealed(
+            path, MAX_MODEL_BYTES, _MANIFEST_FIELDS, FORMAT, "not a situation model", _RETRAIN
+        )
     except FileNotFoundError:
         raise DataError(path, "", f"missing: {_RETRAIN}") from None
-    except OSError as exc:
-        raise DataError(path, "", exc.strerror or str(exc)) from None
-    if len(raw) > MAX_MODEL_BYTES:
-        raise DataError(path, "", f"larger than {MAX_MODEL_BYTES} bytes: not a situation model")
-    head, newline, payload = raw.partition(b"\n")
-    manifest = manifest_line(head, _MANIFEST_FIELDS) if newline else None
-    if manifest is None:
-        raise DataError(path, "manifest", f"missing or damaged: {_RETRAIN}")
-    if manifest["format"] != FORMAT:
-        raise DataError(path, "manifest", f"format {manifest['format']!r}: {_RETRAIN}")
-    if (
-        len(payload) != manifest["data_bytes"]
-        or hashlib.sha256(payload).hexdigest() != manifest["data_sha256"]
-    ):
-        fault = f"cut short or damaged (not what was trained): {_RETRAIN}"
-        raise DataError(path, "weights", fault)
+    fault = f"cut short or damaged (not what was trained): {_RETRAIN}"
+    check_payload(path, manifest, payload, "weights", fault)
     return payload, manifest
 
 
