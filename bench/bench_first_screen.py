@@ -2,7 +2,8 @@
 
 Both are served the same way (views/server.py: Flet's web server on 127.0.0.1, the web client
 from the package, no CDN, the bundled IPAexGothic as the theme's font, set before the first
-state reaches the client). The hello-world's `main` adds one line of text, the first tier's
+state reaches the client: views/app.py first_look; not the app's services, which the
+hello-world has no use for). The hello-world's `main` adds one line of text, the first tier's
 label; the app's first screen is the tier list. Loads alternate (app, hello, app, hello, …),
 each in a fresh browser context (no cache, no stored settings: a first start).
 
@@ -83,14 +84,15 @@ def hello_main_module() -> str:
 
 
 def serve_hello(port: int) -> None:
-    """A hello-world Flet app served like the app (same server code, same before_main)."""
+    """A hello-world Flet app served like the app (same server code, the same look before the
+    first state)."""
     import flet as ft
     import flet_web.fastapi as flet_fastapi
 
     from regulation.loader import load_regulation
     from regulation.paths import ASSETS_DIR
     from views import server
-    from views.app import before_main
+    from views.app import first_look
 
     tier = load_regulation().tiers[0]
     label = f"{tier.letter} {tier.title.ja}"
@@ -99,7 +101,7 @@ def serve_hello(port: int) -> None:
         page.add(ft.Text(label, size=20))
 
     listener = server.listen(port)
-    app = flet_fastapi.app(main, before_main=before_main, assets_dir=str(ASSETS_DIR), no_cdn=True)
+    app = flet_fastapi.app(main, before_main=first_look, assets_dir=str(ASSETS_DIR), no_cdn=True)
     server.serve(server.OwnSiteOnly(app, server.own_origins(port)), listener)
 
 

@@ -41,11 +41,16 @@ async def main(page: ft.Page) -> None:
 
 
 def before_main(page: ft.Page) -> None:
-    """Runs before the page's first state reaches the client, so the theme and its font are
-    there from the first frame, and theme changes are not animated: otherwise Flutter web lays
-    text out for a few frames in the default Roboto and asks for Noto fallback fonts."""
+    """Runs before the page's first state reaches the client: its look (first_look), and the
+    device's services, which go out with that state too (views/device.py); the page holds them
+    until main() hands them to the session's shell."""
+    first_look(page)
+    page.data = register_services()
+
+
+def first_look(page: ft.Page) -> None:
+    """The theme and its font, there from the first frame, and theme changes not animated:
+    otherwise Flutter web lays text out for a few frames in the default Roboto and asks for
+    Noto fallback fonts. (bench/bench_first_screen.py's hello-world gets the same look.)"""
     apply_theme(page, "system")
     page.theme_animation_style = ft.AnimationStyle.no_animation()
-    # The device's services go out with the page's first state too (views/device.py); the
-    # page holds them until main() hands them to the session's shell.
-    page.data = register_services()
