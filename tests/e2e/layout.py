@@ -220,31 +220,36 @@ def _cut_at_an_edge(box: dict, width: float) -> bool:
     return at_left != at_right  # one side only: a full-width node is a bar, not a cut text
 
 
-# Waits, inside the page, until the screen is still: a cheap signature of the accessibility
-# tree (each node's box, scroll position, children and label), read in an animation frame
-# (after Flutter's own, which it had asked for before: a route's slide, a dialog's fade, an
-# update the server just sent are drawn, and their accessibility nodes updated, in Flutter's
-# frame callback), again `gapMs` later, until two agree; true if they did within `limitMs`.
-_STILL_JS = """
+# Waits, inside the page, until the screen is still, then reads its boxes (`_NODES_JS`): a
+# cheap signature of the accessibility tree (each node's box, scroll position, children and
+# label), again `gapMs` later in an animation frame (after Flutter's own, which it had asked
+# for before: a route's slide, a dialog's fade, an update the server just sent are drawn, and
+# their accessibility nodes updated, in Flutter's frame callback), until two agree or
+# `limitMs` is over.
+_STILL_JS = (
+    """
 async ([gapMs, limitMs]) => {
+  const read = """
+    + _NODES_JS.strip()
+    + """;
   const frame = () => new Promise((done) => requestAnimationFrame(done));
   const signature = () => Array.from(document.querySelectorAll('[id^="flt-semantic-node-"]'),
     (e) => { const r = e.getBoundingClientRect();
       return [e.id, r.left, r.top, r.right, r.bottom, e.scrollTop, e.scrollLeft,
               e.childElementCount, e.getAttribute('aria-label')].join(','); }).join('|');
   const end = performance.now() + limitMs;
-  await frame();
   let before = signature();
   while (performance.now() < end) {
     await new Promise((done) => setTimeout(done, gapMs));
     await frame();
     const now = signature();
-    if (now === before) return true;
+    if (now === before) break;
     before = now;
   }
-  return false;
+  return read();
 }
 """
+)
 SETTLE_GAP_MS = 100  # between two signatures of the screen that must agree
 SETTLE_QUIET_S = 0.3  # since the last WebSocket frame: a second update comes within it
 SETTLE_LIMIT_S = 3.0  # then the screen is judged as it is
@@ -252,7 +257,7 @@ SETTLE_LIMIT_S = 3.0  # then the screen is judged as it is
 
 def settled_layout(app: FlutterApp) -> dict:
     """The boxes of the screen `app` shows, once it has settled: two reads SETTLE_GAP_MS apart,
-    each in an animation frame, agree (nothing moved, appeared or went), and no WebSocket
+    the second in an animation frame, agree (nothing moved, appeared or went), and no WebSocket
     frame went to or came from the server for SETTLE_QUIET_S (every change of a Flet screen
     comes from the server as a frame; the app draws a screen in one update, a snack bar or a
     sync status in another). Replaces a fixed wait of 700 ms: a screen that is already still
@@ -261,10 +266,10 @@ def settled_layout(app: FlutterApp) -> dict:
     deadline = time.monotonic() + SETTLE_LIMIT_S
     while True:
         left_ms = max(0.0, deadline - time.monotonic()) * 1000
-        app.page.evaluate(_STILL_JS, [SETTLE_GAP_MS, left_ms])
+        layout = app.page.evaluate(_STILL_JS, [SETTLE_GAP_MS, left_ms])
         quiet = app.traffic.quiet_for()
         if quiet >= SETTLE_QUIET_S or time.monotonic() > deadline:
-            return app.page.evaluate(_NODES_JS)
+            return layout
         app.page.wait_for_timeout((SETTLE_QUIET_S - quiet) * 1000)
 
 
