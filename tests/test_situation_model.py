@@ -73,8 +73,12 @@ def corpus(regulation: Regulation) -> list[Example]:
 
 @pytest.fixture(scope="module")
 def examples(regulation: Regulation) -> list[Example]:
-    """What training reads (0.4 s of CPU to make: the folding of every row), read once."""
+    """What training reads (0.4 s of CPU to make: the folding of every row), read once: its
+    tests run on one worker (ONE_READ)."""
     return training_examples(regulation)
+
+
+ONE_READ = pytest.mark.xdist_group("training_examples")
 
 
 # -- the corpus -----------------------------------------------------------------------------------
@@ -90,6 +94,7 @@ def test_every_entry_has_enough_rows_in_both_languages(
         assert {(entry.id, "ja"), (entry.id, "en")} <= languages, entry.id
 
 
+@ONE_READ
 def test_no_training_row_is_an_evaluation_query(examples: list[Example]) -> None:
     """A corpus row that is an evaluation query (after folding) is left out of training: a
     figure measured on that row would be a row the model learned."""
@@ -105,6 +110,7 @@ def test_no_training_row_is_an_evaluation_query(examples: list[Example]) -> None
     assert not [example.text for example in corpus if folded_key(example.text) in queries]
 
 
+@ONE_READ
 def test_no_training_row_is_regulation_text(
     regulation: Regulation, examples: list[Example]
 ) -> None:
@@ -172,6 +178,7 @@ def test_a_row_repeated_across_files_is_refused(regulation: Regulation, tmp_path
 # -- the shipped weights ----------------------------------------------------------------------
 
 
+@ONE_READ
 def test_the_shipped_weights_were_trained_on_todays_inputs(
     regulation: Regulation, examples: list[Example]
 ) -> None:
