@@ -82,6 +82,23 @@ def copy_with_truncated_catalog(tmp_path: Path) -> Path:
     return app
 
 
+def refused_in_one_line(app: Path, tmp_path: Path, args: list[str]) -> str:
+    """Runs `main.py args` in the app copy `app`; asserts it stops with exit 1, nothing on
+    stdout and one line on stderr, which it returns."""
+    result = subprocess.run(  # a web run that got past the check would serve: a timeout here
+        [sys.executable, "main.py", *args],
+        cwd=app,
+        env={**server_environment(), "PENALTY_GUIDE_DATA_DIR": str(tmp_path / "data")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
 @pytest.mark.process
 @pytest.mark.parametrize(
     "args",
@@ -91,15 +108,5 @@ def copy_with_truncated_catalog(tmp_path: Path) -> Path:
 def test_a_truncated_catalog_stops_every_command_in_one_line(
     tmp_path: Path, args: list[str]
 ) -> None:
-    result = subprocess.run(  # a web run that got past the check would serve: a timeout here
-        [sys.executable, "main.py", *args],
-        cwd=copy_with_truncated_catalog(tmp_path),
-        env={**server_environment(), "PENALTY_GUIDE_DATA_DIR": str(tmp_path / "data")},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 1
-    assert result.stdout == ""
-    assert result.stderr.count("\n") == 1, result.stderr
-    assert "messages.mo: catalog: damaged or truncated" in result.stderr
+    refusal = refused_in_one_line(copy_with_truncated_catalog(tmp_path), tmp_path, args)
+    assert "messages.mo: catalog: damaged or truncated" in refusal

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 import unicodedata
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -17,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_support import JST, open_store
-from test_sync_merge import EVENT_ID, deliver, deliveries, state, versions
+from test_sync_merge import EVENT_ID, delivered_to_two_stores, state, versions
 
 from records import validate
 from records.errors import InvalidInput
@@ -76,15 +75,7 @@ def broken_pools(draw: st.DrawFn) -> list[ItemVersion]:
 def test_two_versions_under_one_key_keep_the_same_one_whatever_the_batching(
     regulation: Regulation, data: st.DataObject, pool: list[ItemVersion]
 ) -> None:
-    first = data.draw(deliveries(pool))
-    second = data.draw(deliveries(pool))
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        open_store(regulation, Path(folder) / "one") as one,
-        open_store(regulation, Path(folder) / "two") as two,
-    ):
-        deliver(one, first)
-        deliver(two, second)
+    with delivered_to_two_stores(regulation, data, pool) as (one, two):
         assert state(one) == state(two)
         kept = {v.key: v for v in one.export_versions(EVENT_ID)}
         for version in pool:

@@ -8,6 +8,8 @@ import csv
 import io
 import json
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -143,6 +145,23 @@ def deliver(store: LogStore, batches: list[list[ItemVersion]]) -> None:
             apply(db, store._events, store._history, batch)
 
 
+@contextmanager
+def delivered_to_two_stores(
+    regulation: Regulation, data: st.DataObject, pool: list[ItemVersion]
+) -> Iterator[tuple[LogStore, LogStore]]:
+    """Two fresh stores, each delivered `pool` in an order and batching of its own (drawn)."""
+    first = data.draw(deliveries(pool))
+    second = data.draw(deliveries(pool))
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_store(regulation, Path(folder) / "one") as one,
+        open_store(regulation, Path(folder) / "two") as two,
+    ):
+        deliver(one, first)
+        deliver(two, second)
+        yield one, two
+
+
 # The regulation is only read; it is built per test under mutmut's statistics (conftest.py).
 @settings(
     max_examples=40,
@@ -155,15 +174,7 @@ def deliver(store: LogStore, batches: list[list[ItemVersion]]) -> None:
 def test_any_order_and_any_repetition_of_deliveries_gives_the_same_log(
     regulation: Regulation, data: st.DataObject, pool: list[ItemVersion]
 ) -> None:
-    first = data.draw(deliveries(pool))
-    second = data.draw(deliveries(pool))
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        open_store(regulation, Path(folder) / "one") as one,
-        open_store(regulation, Path(folder) / "two") as two,
-    ):
-        deliver(one, first)
-        deliver(two, second)
+    with delivered_to_two_stores(regulation, data, pool) as (one, two):
         assert state(one) == state(two)
         # Idempotent: everything again, all at once, changes nothing.
         before = state(one)
