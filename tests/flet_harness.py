@@ -326,6 +326,12 @@ class FakeApp:
     ):
         self.loop = asyncio.new_event_loop()
         self.loop.set_exception_handler(self._on_loop_exception)
+        # The loop's clock runs ahead by what settle(timers_within=…) skipped: a timer it waits
+        # for fires at once, as it would after a real wait (asyncio's timers, call_later,
+        # asyncio.wait's timeouts, all read loop.time()), and no test sleeps through it.
+        self._skipped = 0.0
+        real_time = self.loop.time
+        self.loop.time = lambda: real_time() + self._skipped  # type: ignore[method-assign]
         self.prefs: dict[str, Any] = {} if prefs is None else prefs
         self.clipboard: str | None = None
         self.crashes: list[str] = []
@@ -599,8 +605,9 @@ class FakeApp:
     # ---------------------------------------------------------------- test controls
 
     def settle(self, timers_within: float = 0.0) -> None:
-        """Run the loop until the app is idle. With ``timers_within`` > 0 it also waits
-        (in real time) for timers due that soon, e.g. an ``asyncio.wait(…, timeout=…)``."""
+        """Run the loop until the app is idle. With ``timers_within`` > 0 it also lets the
+        timers due that soon fire, e.g. an ``asyncio.wait(…, timeout=…)``: the loop's clock is
+        moved on to each (no real wait), as though that time had passed with the app idle."""
         self._run(self._settle(timers_within))
 
     def on_invoke(self, control_type: str, method: str, handler: MethodHandler) -> None:
@@ -681,7 +688,7 @@ class FakeApp:
             due = self._next_timer_due(timers_within)
             if due is not None:
                 idle_ticks = 0
-                await asyncio.sleep(due)
+                self._skipped += due  # the clock moves on to the timer: it fires next
                 continue
             idle_ticks += 1
             if idle_ticks >= 3:
