@@ -126,6 +126,29 @@ def _forget_folding_memos_under_mutmut() -> Iterator[None]:
     yield
 
 
+def _keep_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`xdist_group` as pytest-xdist means it: each group's tests on one worker, so what they
+    share (a module fixture: the training examples, the catalog extraction, the held-out
+    model) is made once, not on both. xdist 3.8 names a worker's grouped tests `<id>@<group>`
+    for its `loadgroup` scheduler by setting `item._nodeid`, which pytest 9.2 no longer reads
+    (a node's id is `item._id`): every group was split over the workers as plain tests. The
+    same name, where pytest reads it."""
+    if not getattr(config.option, "loadgroup", False):  # on the workers of --dist loadgroup
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        groups = sorted(
+            {
+                str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                for m in item.iter_markers("xdist_group")
+            }
+        )
+        suffix = "@" + "_".join(groups)
+        if groups and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid.split("@")[0] + suffix)  # type: ignore[attr-defined]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under mutmut, the tests of the mutated module first (the order is otherwise mutmut's).
 
@@ -134,6 +157,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     together and in order, so module fixtures are still made once): the workers take tests
     in this order, and a long test handed out last kept one core busy alone at the end (a
     10 s simulation in a 30 s run). A fresh clone, with no record yet, keeps the order."""
+    _keep_xdist_groups(config, items)
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
     if _under_mutmut():
         if mutant.count(".") < 2:  # not a mutant: stats or a clean run
