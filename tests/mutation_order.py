@@ -15,10 +15,13 @@ each group fastest first, by the times mutmut measured (mutants/mutmut-stats.jso
 Only the order changes: a mutant is killed when any of its tests fails, whatever the order, and
 every test builds what it needs (the records tests make their store per test). The killers are
 kept in mutants/mutation-killers.txt, one "function<TAB>test" line per kill (appended, so that
-mutmut's parallel children can share it; `--fresh` deletes it with the rest of mutants/)."""
+mutmut's parallel children can share it; `--fresh` deletes it with the rest of mutants/).
+
+It also freezes the garbage collector's view of what the fork inherited (pytest_configure)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -93,6 +96,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_configure(config: pytest.Config) -> None:
     global _root
     _root = config.rootpath  # a test may change the working folder
+    if _mutant() is not None:
+        # A mutant's run is a fork of mutmut's fork server, which holds every test module, flet
+        # and the regulation: without this, each garbage collection (pytest forces several at
+        # its end) walks all of that again, and touches its pages, which the fork then copies.
+        # Frozen, they are left out; only what this run makes is collected. bench/
+        # bench_mutation_speed.py: 0.36 → 0.22 s of CPU for a mutant killed by its first test.
+        gc.freeze()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
