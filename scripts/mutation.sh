@@ -16,8 +16,9 @@
 # are put on tmpfs (/dev/shm) when there is one: an fsync there returns at once, and a survivor
 # of records/ runs its hundreds of store tests several times faster (bench/bench_mutation_speed.py).
 # A pattern names mutmut's mutants, but mutmut reruns every one it names, killed ones included:
-# it is given the names of those not killed yet (scripts/mutation_score.py --pending), unless a
-# mutated file changed since mutmut last made its mutants (then the pattern as it is).
+# it is given the names of those neither killed nor explained in docs/mutation.md
+# (scripts/mutation_score.py --pending), unless a mutated file changed since mutmut last made
+# its mutants (then the pattern as it is). Name a mutant in full to run it again anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
@@ -48,10 +49,15 @@ case "${1:-}" in
   *)
     names=("$@")
     if generated; then
-      mapfile -t names < <(.venv/bin/python scripts/mutation_score.py --pending "$@")
+      patterns=() names=()
+      for arg in "$@"; do
+        if [[ "$arg" == *"*"* ]]; then patterns+=("$arg"); else names+=("$arg"); fi
+      done
+      if [ "${#patterns[@]}" -gt 0 ]; then
+        mapfile -t -O "${#names[@]}" names < <(.venv/bin/python scripts/mutation_score.py --pending "${patterns[@]}")
+      fi
       if [ "${#names[@]}" -eq 0 ]; then
-        echo "Every mutant of $* is killed or listed as equivalent."
-        names=()
+        echo "Every mutant of $* is killed or explained in docs/mutation.md."
       fi
     fi
     if [ "${#names[@]}" -gt 0 ]; then
