@@ -29,13 +29,22 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
-# A property's deadline (200 ms per example) is a timing, not an answer: in a fork under
-# `nice -n 19` on a loaded machine an example can take seconds, and hypothesis then fails the
-# test, which counted the mutant as killed (schema.is_foreign's lower-case SQL, an equivalent,
-# came out killed that way). Speed is measured in bench/, never by a test.
-settings.register_profile("mutation", deadline=None)
+# Two of hypothesis's habits, for mutation runs only:
+# - a property's deadline (200 ms per example) is a timing, not an answer: in a fork under
+#   `nice -n 19` on a loaded machine an example can take seconds, and hypothesis then fails the
+#   test, which counts the mutant as killed (schema.is_foreign's lower-case SQL, an equivalent,
+#   came out killed that way). Speed is measured in bench/, never by a test.
+# - once a property fails, hypothesis shrinks the failing example, running it again and again
+#   for a smaller one: a mutant is killed by the first failure, and nobody reads the example.
+#   The same examples are tried (explicit ones, those saved, generated, targeted); only the
+#   shrinking is left out.
+settings.register_profile(
+    "mutation",
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target),
+)
 settings.load_profile("mutation")
 
 # records.sync.hlc.x_stamp_of__mutmut_3, records.store.xǁLogStoreǁopen__mutmut_1
