@@ -34,8 +34,7 @@ from hypothesis import Phase, settings
 # Two of hypothesis's habits, for mutation runs only:
 # - a property's deadline (200 ms per example) is a timing, not an answer: in a fork under
 #   `nice -n 19` on a loaded machine an example can take seconds, and hypothesis then fails the
-#   test, which counts the mutant as killed (schema.is_foreign's lower-case SQL, an equivalent,
-#   came out killed that way). Speed is measured in bench/, never by a test.
+#   test, which would count the mutant as killed. Speed is measured in bench/, never by a test.
 # - once a property fails, hypothesis shrinks the failing example, running it again and again
 #   for a smaller one: a mutant is killed by the first failure, and nobody reads the example.
 #   The same examples are tried (explicit ones, those saved, generated, targeted); only the
