@@ -68,7 +68,31 @@ def package_of(path: Path) -> str:
     return path.as_posix()
 
 
+def pending(patterns: list[str]) -> list[str]:
+    """The mutants matching `patterns` (mutmut's names, with * as a wildcard) that are neither
+    killed nor listed in docs/mutation.md: not run, or alive and not explained yet. mutmut
+    reruns every mutant a pattern names, killed ones included; scripts/mutation.sh passes it
+    these names instead (name a listed one to run it again after a new test)."""
+    explained = listed("Equivalent") | listed("Alive")  # they survive every run
+    names: list[str] = []
+    for path in mutated_files():
+        meta = MUTANTS / f"{path}.meta"
+        if not meta.exists():
+            continue
+        results = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        for name, code in results.items():
+            decided = code is not None and (code in KILLED or code in TIMEOUT or code in CRASHED)
+            wanted = any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+            if wanted and not decided and name not in explained:
+                names.append(name)
+    return names
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--pending"]:
+        for name in pending(sys.argv[2:]):
+            print(name)
+        return 0
     equivalents = listed("Equivalent")
     accepted = listed("Alive")  # survivors explained, still counted against the score
     seen: set[str] = set()
