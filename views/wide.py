@@ -114,8 +114,9 @@ class WidePage:
         panes = self._panes(ctx, screen, listed)
         actions = (screen.bookmark_id, version)
         if self._view is None or self._row is None:
+            rail = pane_group(navigation_rail(ctx, destinations, tab))
             self._row = ft.Row(
-                [navigation_rail(ctx, destinations, tab), ft.VerticalDivider(width=1), *panes],
+                [rail, ft.VerticalDivider(width=1), *panes],
                 expand=True,
                 vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             )
@@ -134,15 +135,16 @@ class WidePage:
         changed = [*self._moved, bar]
         parts = self._row.controls
         if self._rail != (tab, version) or self._full_width != screen.full_width:
-            parts[:] = [navigation_rail(ctx, destinations, tab), parts[1], *panes]
+            parts[:] = [pane_group(navigation_rail(ctx, destinations, tab)), parts[1], *panes]
             self._rail = (tab, version)
             self._full_width = screen.full_width
             changed = [bar, self._row]  # the app bar too: the title, the back arrow
         else:
-            for now, new in zip(parts[2:], panes, strict=True):
+            for now_part, new_part in zip(parts[2:], panes, strict=True):
                 # The same container, its content swapped: the list pane's rows, when kept,
                 # are not sent or laid out again.
-                if not (isinstance(now, ft.Container) and isinstance(new, ft.Container)):
+                now, new = pane_box(now_part), pane_box(new_part)
+                if now is None or new is None:
                     continue  # a divider
                 if now.content is not new.content:
                     now.content = new.content
@@ -198,10 +200,31 @@ class WidePage:
         else:
             detail = screen.body
         return [
-            ft.Container(listed.body, width=MASTER_PANE_WIDTH, padding=12),
+            pane_group(ft.Container(listed.body, width=MASTER_PANE_WIDTH, padding=12)),
             ft.VerticalDivider(width=1),
             ft.Container(detail, expand=True, padding=16),
         ]
+
+
+def pane_group(pane: ft.Control) -> ft.RadioGroup:
+    """A pane that Tab goes through whole before the next one (issue 20, item 12).
+
+    Flutter's default Tab order reads the window in bands, top to bottom and left to right
+    within each band, so across a rail, a list and a detail pane it went row by row through
+    all three. Flet 1.0.5 has no FocusTraversalGroup; Flutter's RadioGroup holds its content
+    in one, and a group is ordered as one block by its whole rectangle: the rail (the window's
+    whole height, leftmost) first, then the list pane (from the panes' top, left of the detail
+    pane), then the detail pane's own controls, left ungrouped, in reading order. There are no
+    radios inside (the group value stays None): typing, Space and Enter behave as outside
+    (tests/e2e/test_pane_order_browser.py); screen readers hear the pane as a radio group."""
+    return ft.RadioGroup(content=pane)
+
+
+def pane_box(part: ft.Control) -> ft.Container | None:
+    """The container of a pane (inside its group, if any); None for a divider."""
+    if isinstance(part, ft.RadioGroup):
+        part = part.content
+    return part if isinstance(part, ft.Container) else None
 
 
 def mark_selected(control: ft.Control, selected: str | None) -> list[ft.Control]:
