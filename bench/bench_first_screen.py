@@ -16,6 +16,11 @@ The same script runs on both pages, so both pay the same for the tree.
 
     .venv/bin/python bench/bench_first_screen.py            # 9 loads each
     .venv/bin/python bench/bench_first_screen.py --loads 15
+    .venv/bin/python bench/bench_first_screen.py --against ../main   # + another checkout
+
+With --against, a third server runs the other checkout's app (its own main.py, with this
+venv) and the three are loaded in turn (rotated each round), so a change is compared with
+the code before it under the same load; its ratio to the same hello-world is printed too.
 
 The machine's load moves both numbers; the ratio of medians over alternating loads is the
 figure (docs/performance.md). Needs /usr/bin/chromium and playwright (the test extra).
@@ -113,7 +118,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start(command: list[str], port: int, data_dir: Path) -> subprocess.Popen[bytes]:
+def start(
+    command: list[str], port: int, data_dir: Path, cwd: Path = ROOT
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLET_")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
@@ -121,7 +128,7 @@ def start(command: list[str], port: int, data_dir: Path) -> subprocess.Popen[byt
     env["PENALTY_GUIDE_DATA_DIR"] = str(data_dir)
     process = subprocess.Popen(
         command,
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -162,6 +169,7 @@ def first_screen_ms(browser: object, url: str, target: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=9, help="loads of each (default 9)")
+    parser.add_argument("--against", type=Path, help="another checkout's app, loaded in turn")
     parser.add_argument("--serve-hello", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_hello:
@@ -174,30 +182,35 @@ def main(argv: list[str] | None = None) -> int:
 
     tier = load_regulation().tiers[0]
     target = f"{tier.letter} {tier.title.ja}"
-    app_port, hello_port = free_port(), free_port()
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the start")
+    ports = {"app": free_port(), "hello": free_port()}
+    if args.against:
+        ports["base"] = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-first-screen-") as data:
+        app = [sys.executable, "main.py", "--web", "--port"]
         servers = [
+            start([*app, str(ports["app"])], ports["app"], Path(data) / "app"),
             start(
-                [sys.executable, "main.py", "--web", "--port", str(app_port)], app_port, Path(data)
-            ),
-            start(
-                [sys.executable, hello_main_module(), "--serve-hello", str(hello_port)],
-                hello_port,
-                Path(data),
+                [sys.executable, hello_main_module(), "--serve-hello", str(ports["hello"])],
+                ports["hello"],
+                Path(data) / "hello",
             ),
         ]
+        if args.against:
+            base = [sys.executable, str(args.against.resolve() / "main.py"), "--web", "--port"]
+            servers.append(
+                start([*base, str(ports["base"])], ports["base"], Path(data) / "base", args.against)
+            )
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                urls = {
-                    "app": f"http://127.0.0.1:{app_port}/",
-                    "hello": f"http://127.0.0.1:{hello_port}/",
-                }
+                urls = {name: f"http://127.0.0.1:{port}/" for name, port in ports.items()}
                 for url in urls.values():  # warm-up: the servers' first sessions
                     first_screen_ms(browser, url, target)
-                times: dict[str, list[float]] = {"app": [], "hello": []}
+                times: dict[str, list[float]] = {name: [] for name in urls}
+                names = list(urls)
                 for i in range(args.loads):
-                    for name in ("app", "hello") if i % 2 == 0 else ("hello", "app"):
+                    for name in names[i % len(names) :] + names[: i % len(names)]:
                         times[name].append(first_screen_ms(browser, urls[name], target))
                 browser.close()
         finally:
@@ -209,8 +222,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:5}  median {statistics.median(values):6.0f} ms   "
             + " ".join(f"{v:.0f}" for v in values)
         )
-    ratio = statistics.median(times["app"]) / statistics.median(times["hello"])
-    print(f"ratio  {ratio:.2f}× (app / hello-world, medians of {args.loads} alternating loads)")
+    hello = statistics.median(times["hello"])
+    for name in (name for name in times if name != "hello"):
+        ratio = statistics.median(times[name]) / hello
+        print(f"ratio  {ratio:.2f}× ({name} / hello-world, medians of {args.loads} loads in turn)")
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
     return 0
 
 
