@@ -38,11 +38,9 @@ from .state import (
     KEY_RECENT,
     KEY_TEXT_SCALE,
     KEY_THEME,
-    MAX_BOOKMARKS,
-    MAX_RECENT,
     AppState,
+    merge_stored,
     negotiate_language,
-    newest_first,
     state_from_stored,
     stored_values,
 )
@@ -120,7 +118,7 @@ class Shell:
             await self.device.read(self._apply_stored)
         else:
             self._loop = asyncio.get_running_loop()
-            stored, locales = await self.device.ask(self._apply_late_prefs)
+            stored, locales = await self.device.ask(self._apply_stored)
             self._first_view(stored, locales)
         self.browser.reattached(self.history.stack[-1].path)
         # Ready before the judge can type: the first view is already on its way.
@@ -148,36 +146,22 @@ class Shell:
         load_later_screens()  # the log's screens and the records/ modules they import
         self.logbook.sync.follow()  # a shared log syncs in the background from the start
 
-    def _apply_late_prefs(self, stored: Stored) -> None:
-        """Stored values that arrived after the first view. The judge's own changes since
-        are newer: settings the judge changed stay, bookmarks and history are merged."""
-        self._merge_stored(stored)
-        self._version += 1
-        self.render()
-
     def _apply_stored(self, stored: Stored) -> None:
-        """The stored preferences, read after a first view built on the look the page sent:
-        merged as late ones are (a look changed in another tab meanwhile is followed), the
-        screen drawn again only when something it may show changed; then what waited is
-        saved."""
-        state = self.state
-        before = (state.settings, list(state.bookmarks), list(state.recent))
-        self._merge_stored(stored)
-        if (state.settings, state.bookmarks, state.recent) != before:
+        """Stored values read after the first view: one built on the look the page sent, or
+        on the defaults (the client did not answer in time). The judge's own changes since are
+        newer: settings the judge changed stay, bookmarks and history are merged. The screen
+        is drawn again when that changed anything; then what waited is saved."""
+        look, changed = merge_stored(
+            self.state, stored, self._is_known_id, keep_settings=self._settings_changed
+        )
+        if look:
+            apply_theme(self.page, *self._look())
+        if changed:
             self._version += 1
             self.render()
         self._stored_read = True
         unsaved, self._unsaved = self._unsaved, set()
         self._save(*unsaved)
-
-    def _merge_stored(self, stored: Stored) -> None:
-        late = state_from_stored(stored, self._is_known_id)
-        state = self.state
-        if late.language_chosen and not self._settings_changed:
-            state.settings, state.language_chosen = late.settings, True
-            apply_theme(self.page, *self._look())
-        state.bookmarks = newest_first(state.bookmarks, late.bookmarks, MAX_BOOKMARKS)
-        state.recent = newest_first(state.recent, late.recent, MAX_RECENT)
 
     def _look(self) -> tuple[str, float, str]:
         """What the theme follows: the theme mode, the text size, the language (the bottom
