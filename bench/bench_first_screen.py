@@ -12,10 +12,18 @@ shows the first tier card ("A 注意"). Flutter draws on a canvas; the signal is
 accessibility tree, which Flutter updates in the same frame it paints: a script installed
 before the page loads turns the tree on as soon as Flutter offers it (the hidden placeholder
 button) and notes `performance.now()` when a node with the label appears (MutationObserver).
-The same script runs on both pages, so both pay the same for the tree.
+The same script runs on both pages, so both pay the same for the tree. It also notes when
+the page asks for the session's WebSocket (Flutter has booted): the time from there to the
+first screen is the part the app decides, printed beside the totals, which the boot's noise
+(the wasm and the 6 MB font on a loaded machine) dominates.
 
     .venv/bin/python bench/bench_first_screen.py            # 9 loads each
     .venv/bin/python bench/bench_first_screen.py --loads 15
+    .venv/bin/python bench/bench_first_screen.py --against ../main   # + another checkout
+
+With --against, a third server runs the other checkout's app (its own main.py, with this
+venv) and the three are loaded in turn (rotated each round), so a change is compared with
+the code before it under the same load; its ratio to the same hello-world is printed too.
 
 The machine's load moves both numbers; the ratio of medians over alternating loads is the
 figure (docs/performance.md). Needs /usr/bin/chromium and playwright (the test extra).
@@ -54,6 +62,13 @@ MARKER_SCRIPT = """
 (target) => {
   window.__firstScreenMs = null;
   window.__placeholderMs = null;  // Flutter's engine is up and offers the tree
+  window.__socketMs = null;  // the session's WebSocket asked for: Flutter has booted
+  const Socket = window.WebSocket;
+  window.WebSocket = function (...args) {
+    if (window.__socketMs === null) window.__socketMs = performance.now();
+    return new Socket(...args);
+  };
+  window.WebSocket.prototype = Socket.prototype;
   const labelled = (node) =>
     (node.getAttribute && (node.getAttribute('aria-label') || '').startsWith(target)) ||
     (node.textContent || '').startsWith(target);
@@ -113,7 +128,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start(command: list[str], port: int, data_dir: Path) -> subprocess.Popen[bytes]:
+def start(
+    command: list[str], port: int, data_dir: Path, cwd: Path = ROOT
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLET_")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
@@ -121,7 +138,7 @@ def start(command: list[str], port: int, data_dir: Path) -> subprocess.Popen[byt
     env["PENALTY_GUIDE_DATA_DIR"] = str(data_dir)
     process = subprocess.Popen(
         command,
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -143,7 +160,9 @@ def start(command: list[str], port: int, data_dir: Path) -> subprocess.Popen[byt
     raise RuntimeError(f"{command} did not serve on port {port}")
 
 
-def first_screen_ms(browser: object, url: str, target: str) -> float:
+def first_screen_ms(browser: object, url: str, target: str) -> tuple[float, float]:
+    """From navigation start to the first screen, and from the WebSocket to it (the part
+    after Flutter's boot, which the app decides)."""
     context = browser.new_context(  # type: ignore[attr-defined]
         locale="ja-JP", viewport=VIEWPORT, service_workers="block"
     )
@@ -154,7 +173,8 @@ def first_screen_ms(browser: object, url: str, target: str) -> float:
         page.wait_for_function(
             "() => window.__firstScreenMs !== null", timeout=BOOT_TIMEOUT_S * 1000
         )
-        return float(page.evaluate("() => window.__firstScreenMs"))
+        first, socket = page.evaluate("() => [window.__firstScreenMs, window.__socketMs]")
+        return float(first), float(first) - float(socket)
     finally:
         context.close()
 
@@ -162,6 +182,7 @@ def first_screen_ms(browser: object, url: str, target: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=9, help="loads of each (default 9)")
+    parser.add_argument("--against", type=Path, help="another checkout's app, loaded in turn")
     parser.add_argument("--serve-hello", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_hello:
@@ -174,31 +195,39 @@ def main(argv: list[str] | None = None) -> int:
 
     tier = load_regulation().tiers[0]
     target = f"{tier.letter} {tier.title.ja}"
-    app_port, hello_port = free_port(), free_port()
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the start")
+    ports = {"app": free_port(), "hello": free_port()}
+    if args.against:
+        ports["base"] = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-first-screen-") as data:
+        app = [sys.executable, "main.py", "--web", "--port"]
         servers = [
+            start([*app, str(ports["app"])], ports["app"], Path(data) / "app"),
             start(
-                [sys.executable, "main.py", "--web", "--port", str(app_port)], app_port, Path(data)
-            ),
-            start(
-                [sys.executable, hello_main_module(), "--serve-hello", str(hello_port)],
-                hello_port,
-                Path(data),
+                [sys.executable, hello_main_module(), "--serve-hello", str(ports["hello"])],
+                ports["hello"],
+                Path(data) / "hello",
             ),
         ]
+        if args.against:
+            base = [sys.executable, str(args.against.resolve() / "main.py"), "--web", "--port"]
+            servers.append(
+                start([*base, str(ports["base"])], ports["base"], Path(data) / "base", args.against)
+            )
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                urls = {
-                    "app": f"http://127.0.0.1:{app_port}/",
-                    "hello": f"http://127.0.0.1:{hello_port}/",
-                }
+                urls = {name: f"http://127.0.0.1:{port}/" for name, port in ports.items()}
                 for url in urls.values():  # warm-up: the servers' first sessions
                     first_screen_ms(browser, url, target)
-                times: dict[str, list[float]] = {"app": [], "hello": []}
+                times: dict[str, list[float]] = {name: [] for name in urls}
+                after_socket: dict[str, list[float]] = {name: [] for name in urls}
+                names = list(urls)
                 for i in range(args.loads):
-                    for name in ("app", "hello") if i % 2 == 0 else ("hello", "app"):
-                        times[name].append(first_screen_ms(browser, urls[name], target))
+                    for name in names[i % len(names) :] + names[: i % len(names)]:
+                        total, after = first_screen_ms(browser, urls[name], target)
+                        times[name].append(total)
+                        after_socket[name].append(after)
                 browser.close()
         finally:
             for process in servers:
@@ -209,8 +238,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:5}  median {statistics.median(values):6.0f} ms   "
             + " ".join(f"{v:.0f}" for v in values)
         )
-    ratio = statistics.median(times["app"]) / statistics.median(times["hello"])
-    print(f"ratio  {ratio:.2f}× (app / hello-world, medians of {args.loads} alternating loads)")
+    for name, values in after_socket.items():
+        print(f"{name:5}  from the WebSocket: median {statistics.median(values):6.0f} ms")
+    hello = statistics.median(times["hello"])
+    for name in (name for name in times if name != "hello"):
+        ratio = statistics.median(times[name]) / hello
+        print(f"ratio  {ratio:.2f}× ({name} / hello-world, medians of {args.loads} loads in turn)")
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
     return 0
 
 

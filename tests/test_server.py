@@ -7,6 +7,7 @@ read inside a server run in this process."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
 import shutil
@@ -21,6 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 import msgpack
 import pytest
@@ -234,6 +236,32 @@ def test_the_app_and_its_deep_links_are_served_without_a_cdn(served: AppServer) 
     with urllib.request.urlopen(served.base_url + "/", timeout=10) as response:
         index = response.read().decode()
     assert "flet.noCdn=true" in index and 'canvasKitBaseUrl="/canvaskit/"' in index
+
+
+@pytest.mark.process
+def test_the_page_sends_the_stored_look_and_gets_its_first_view_at_once(
+    served: AppServer,
+) -> None:
+    """The served page holds the script that copies the stored look into a cookie (whole: a
+    cached copy would not be revalidated), and a session whose WebSocket carries that cookie
+    gets its first view, in that look, in the register answer (issue 22, item 5)."""
+    from views import stored_look
+
+    with urllib.request.urlopen(served.base_url + "/", timeout=10) as response:
+        index = response.read()
+        assert int(response.headers["Content-Length"]) == len(index)
+        assert response.headers["ETag"] is None and response.headers["Last-Modified"] is None
+    assert index.count(stored_look.SCRIPT.encode()) == 1
+    look = json.dumps({"s": {"language": '"en"'}, "l": ["ja-JP"]})
+    url = served.base_url.replace("http", "ws") + "/ws"
+    headers = {"Cookie": f"{stored_look.COOKIE}={quote(look)}"}
+    origin = Origin(served.base_url)
+    with connect(url, origin=origin, additional_headers=headers, open_timeout=10) as ws:
+        ws.send(register_frame())
+        frame = ws.recv(timeout=10)
+    answer = msgpack.unpackb(frame[1:], strict_map_key=False)  # [0x00][msgpack]
+    assert answer[0] == 1  # MessageAction.REGISTER_CLIENT
+    assert "A Caution" in str(answer[1]["page_patch"])
 
 
 def register_frame() -> bytes:

@@ -15,6 +15,7 @@ from regulation.situation_model import verify_situation_model
 
 from .device import Services, register_services
 from .shell import Shell
+from .stored_look import sent_look
 from .theme import apply_theme
 
 
@@ -33,19 +34,31 @@ def app_data() -> tuple[Regulation, Finder, Catalog]:
 
 
 async def main(page: ft.Page) -> None:
-    """The Flet entry point: the data (once per process), then the shell."""
-    services = page.data if isinstance(page.data, Services) else None  # from before_main
-    shell = Shell(page, *app_data(), services=services)
-    page.data = shell  # keeps the shell (and its preferences service) alive with the page
+    """The Flet entry point: the data (once per process), then the shell (made already when
+    its first view went out with the register answer: before_main)."""
+    shell = page.data
+    if not isinstance(shell, Shell):
+        services = page.data if isinstance(page.data, Services) else None  # from before_main
+        shell = Shell(page, *app_data(), services=services)
+        page.data = shell  # keeps the shell (and its preferences service) alive with the page
     await shell.start()
 
 
 def before_main(page: ft.Page) -> None:
     """Runs before the page's first state reaches the client: its look (first_look), and the
-    device's services, which go out with that state too (views/device.py); the page holds them
-    until main() hands them to the session's shell."""
+    device's services, which go out with that state too (views/device.py). When the page sent
+    the stored look with its WebSocket (the web mode: views/stored_look.py), the session's
+    shell and its first view are made here too, and go out in the same answer; otherwise the
+    page holds the services until main() hands them to the shell, which asks the device."""
     first_look(page)
-    page.data = register_services()
+    services = register_services()
+    look = sent_look()
+    if look is None:
+        page.data = services
+        return
+    shell = Shell(page, *app_data(), services=services)
+    page.data = shell
+    shell.begin(look.stored, look.locales)
 
 
 def first_look(page: ft.Page) -> None:

@@ -64,6 +64,17 @@ class Device:
             locales.result() if locales.done() else [],
         )
 
+    async def read(self, stored: Callable[[Stored], None]) -> None:
+        """The stored settings alone, handed to `stored` when they come (a first view built
+        on the look the page sent waits for nothing): after CLIENT_TIMEOUT asked again, as
+        in `ask`."""
+        prefs = asyncio.ensure_future(self._read())
+        await asyncio.wait((prefs,), timeout=CLIENT_TIMEOUT)
+        if prefs.done():
+            stored(prefs.result())
+        else:
+            self._spawn(self._read_late(prefs, stored))
+
     async def _read(self) -> Stored:
         values = await asyncio.gather(
             *(self.prefs.get(key) for key in KEYS), return_exceptions=True

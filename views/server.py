@@ -209,16 +209,19 @@ class OwnSiteOnly:
         self.origins = origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from . import stored_look  # here: it imports Flet, which `main.py --help` does without
+
         if scope["type"] == "websocket":
             if self._origin(scope) not in self.origins:
                 await send({"type": "websocket.close", "code": WS_POLICY_VIOLATION})
                 return
+            stored_look.follow(scope.get("headers", ()))  # for before_main (views/app.py)
             await self.app(scope, receive, _drop_sends_after_disconnect(send))
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        send = _own_headers(send)
+        send = _with_look_script(_own_headers(send))
         if scope["path"].rstrip("/") in NOT_SERVED:
             await send({"type": "http.response.start", "status": 404, "headers": []})
             await send({"type": "http.response.body", "body": b""})
@@ -247,6 +250,41 @@ def _own_headers(send: Send) -> Send:
         await send(message)
 
     return send_with_own_headers
+
+
+def _with_look_script(send: Send) -> Send:
+    """`send` with views/stored_look.py's script in every HTML page (Flet's index.html): the
+    page then sends the stored look with its WebSocket. Such a page is not cached (no ETag, no
+    Last-Modified): a page kept from before would lack the script or hold an old one."""
+    from . import stored_look
+
+    held: list[Message] = []
+
+    async def send_with_script(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [(bytes(n).lower(), bytes(v)) for n, v in message.get("headers", ())]
+            if any(n == b"content-type" and v.startswith(b"text/html") for n, v in headers):
+                held.append(message)
+                return
+        elif held and message["type"] == "http.response.body":
+            held.append(message)
+            if message.get("more_body", False):
+                return
+            start, *bodies = held
+            held.clear()
+            html = stored_look.with_script(b"".join(m.get("body", b"") for m in bodies))
+            headers = [
+                (n, v)
+                for n, v in start.get("headers", ())
+                if bytes(n).lower() not in {b"content-length", b"etag", b"last-modified"}
+            ]
+            headers.append((b"content-length", str(len(html)).encode()))
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": html})
+            return
+        await send(message)
+
+    return send_with_script
 
 
 def _drop_sends_after_disconnect(send: Send) -> Send:

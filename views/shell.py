@@ -27,7 +27,7 @@ from . import routes
 from . import strings as S
 from .browser_back import BrowserHistory
 from .context import Actions, Context, Screen
-from .device import Device, Services
+from .device import Device, Services, Stored
 from .logbook import Logbook
 from .pages import Pages
 from .routes import History, Route
@@ -38,11 +38,9 @@ from .state import (
     KEY_RECENT,
     KEY_TEXT_SCALE,
     KEY_THEME,
-    MAX_BOOKMARKS,
-    MAX_RECENT,
     AppState,
+    merge_stored,
     negotiate_language,
-    newest_first,
     state_from_stored,
     stored_values,
 )
@@ -97,13 +95,36 @@ class Shell:
         self._loop: asyncio.AbstractEventLoop  # the app's, set in start()
         self._tasks: set[asyncio.Task] = set()
         self._focused_path: str | None = None  # the route it was last given for
-        self.context: Context  # made in start(), once the stored state is read
+        self.context: Context  # made with the first view, once the stored look is known
+        self._begun = False  # the first view went out with the register answer (begin)
+        self._sent = True  # False while the page's first state is still being made
+        self._stored_read = True  # False: not yet, and nothing is saved over them till then
+        self._unsaved: set[str] = set()  # keys to save once they are read
 
     # -- start-up -----------------------------------------------------------------------
 
-    async def start(self) -> None:
+    def begin(self, stored: Stored, locales: list[str]) -> None:
+        """The first view before the session starts (before_main), on the look the page sent
+        (views/stored_look.py): it goes out in the register answer itself, with no round trip
+        before it (issue 22, item 5). The stored preferences are read when it starts (start);
+        until then nothing is saved over them."""
         self._loop = asyncio.get_running_loop()
-        stored, locales = await self.device.ask(self._apply_late_prefs)
+        self._begun, self._stored_read, self._sent = True, False, False
+        self._first_view(stored, locales)
+        self._sent = True  # what the page holds now goes out with the register answer
+
+    async def start(self) -> None:
+        if self._begun:
+            await self.device.read(self._apply_stored)
+        else:
+            self._loop = asyncio.get_running_loop()
+            stored, locales = await self.device.ask(self._apply_stored)
+            self._first_view(stored, locales)
+        self.browser.reattached(self.history.stack[-1].path)
+        # Ready before the judge can type: the first view is already on its way.
+        threading.Thread(target=self._warm_up, daemon=True).start()
+
+    def _first_view(self, stored: Stored, locales: list[str]) -> None:
         self.state = state_from_stored(stored, self._is_known_id)
         if not self.state.language_chosen:
             self.state.change_settings(language=negotiate_language(locales))
@@ -118,9 +139,6 @@ class Shell:
         page.on_connect = self._on_connect
         page.on_error = self._on_client_error
         self.show(page.route)
-        self.browser.reattached(self.history.stack[-1].path)
-        # Ready before the judge can type: the first view is already on its way.
-        threading.Thread(target=self._warm_up, daemon=True).start()
 
     def _warm_up(self) -> None:
         self.search_index()
@@ -128,18 +146,22 @@ class Shell:
         load_later_screens()  # the log's screens and the records/ modules they import
         self.logbook.sync.follow()  # a shared log syncs in the background from the start
 
-    def _apply_late_prefs(self, stored: dict[str, object]) -> None:
-        """Stored values that arrived after the first view. The judge's own changes since
-        are newer: settings the judge changed stay, bookmarks and history are merged."""
-        late = state_from_stored(stored, self._is_known_id)
-        state = self.state
-        if late.language_chosen and not self._settings_changed:
-            state.settings, state.language_chosen = late.settings, True
+    def _apply_stored(self, stored: Stored) -> None:
+        """Stored values read after the first view: one built on the look the page sent, or
+        on the defaults (the client did not answer in time). The judge's own changes since are
+        newer: settings the judge changed stay, bookmarks and history are merged. The screen
+        is drawn again when that changed anything; then what waited is saved."""
+        look, changed = merge_stored(
+            self.state, stored, self._is_known_id, keep_settings=self._settings_changed
+        )
+        if look:
             apply_theme(self.page, *self._look())
-        state.bookmarks = newest_first(state.bookmarks, late.bookmarks, MAX_BOOKMARKS)
-        state.recent = newest_first(state.recent, late.recent, MAX_RECENT)
-        self._version += 1
-        self.render()
+        if changed:
+            self._version += 1
+            self.render()
+        self._stored_read = True
+        unsaved, self._unsaved = self._unsaved, set()
+        self._save(*unsaved)
 
     def _look(self) -> tuple[str, float, str]:
         """What the theme follows: the theme mode, the text size, the language (the bottom
@@ -285,6 +307,9 @@ class Shell:
 
     def _save(self, *keys: str) -> None:
         """Stores `keys` in the background; the language only once the judge has chosen one."""
+        if not self._stored_read:
+            self._unsaved.update(keys)
+            return
         values = {key: value for key, value in stored_values(self.state).items() if key in keys}
         if not self.state.language_chosen:
             values.pop(KEY_LANGUAGE, None)
@@ -389,14 +414,15 @@ class Shell:
             target.autofocus = True  # type: ignore[union-attr]
         changed = self.pages.changed
         same = [id(v) for v in views] == [id(v) for v in self.page.views]
-        if changed is not None and same and (title, locale) == self._page_look():
+        if changed is not None and same and self._sent and (title, locale) == self._page_look():
             # Only parts of the page changed (a wide window's detail pane, app bar, selection):
             # Flet compares and sends those alone, not the whole page (the list's rows).
             self.page.update(*changed)
         else:
             self.page.title, self.page.locale_configuration = title, locale
             self.page.views[:] = views
-            self.page.update()
+            if self._sent:  # else it goes out with the register answer (begin)
+                self.page.update()
         self._top_tick = top.tick if top else None
         self.ticker.follow(self._top_tick)
         self._focus_new_screen(stack[-1].path, target)

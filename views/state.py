@@ -88,6 +88,22 @@ def state_from_stored(stored: dict[str, Any], is_known_id: Callable[[str], bool]
     )
 
 
+def merge_stored(
+    state: AppState, stored: dict[str, Any], is_known_id: Callable[[str], bool], keep_settings: bool
+) -> tuple[bool, bool]:
+    """Stored values read after the first view, into `state`: their settings when they hold a
+    chosen language, unless `keep_settings` (the judge changed them since); their bookmarks and
+    history merged, `state`'s first (newer). Returns (the settings changed, anything did)."""
+    late = state_from_stored(stored, is_known_id)
+    before = (state.settings, list(state.bookmarks), list(state.recent))
+    if late.language_chosen and not keep_settings:
+        state.settings, state.language_chosen = late.settings, True
+    state.bookmarks = newest_first(state.bookmarks, late.bookmarks, MAX_BOOKMARKS)
+    state.recent = newest_first(state.recent, late.recent, MAX_RECENT)
+    after = (state.settings, state.bookmarks, state.recent)
+    return state.settings != before[0], after != before
+
+
 def stored_values(state: AppState) -> dict[str, str]:
     """What to store: plain strings, which every platform's preferences keep as they are."""
     return {
