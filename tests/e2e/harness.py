@@ -128,13 +128,17 @@ class DeadProxy:
 DEAD_PROXY = DeadProxy()
 
 
+def offline_proxy() -> dict[str, str]:
+    """A context's proxy settings that leave only loopback: every other request and WebSocket
+    goes to DEAD_PROXY, which refuses it."""
+    return {"server": DEAD_PROXY.server, "bypass": ",".join(sorted(LOOPBACK_HOSTS | {"[::1]"}))}
+
+
 def offline_context(browser: Browser, **options: object) -> BrowserContext:
-    """A browser context whose only way out is loopback: Chromium sends every other request
-    and WebSocket to DEAD_PROXY, which refuses it. Unlike a Playwright route, this pauses no
-    request on its way (a route sends each of a Flutter page's requests through the test's
-    Python and turns the HTTP cache off; about a fifth of each page load here)."""
-    proxy = {"server": DEAD_PROXY.server, "bypass": ",".join(sorted(LOOPBACK_HOSTS | {"[::1]"}))}
-    return browser.new_context(service_workers="block", proxy=proxy, **options)  # type: ignore[arg-type]
+    """A browser context whose only way out is loopback (offline_proxy). Unlike a Playwright
+    route, this pauses no request on its way (a route sends each of a Flutter page's requests
+    through the test's Python, and turns the HTTP cache off)."""
+    return browser.new_context(service_workers="block", proxy=offline_proxy(), **options)  # type: ignore[arg-type]
 
 
 @dataclass
