@@ -39,6 +39,7 @@ from tests.e2e.harness import (  # noqa: E402
     AppServer,
     FlutterApp,
     NetworkLog,
+    offline_context,
 )
 from tests.e2e.test_browser import navigate_to, ui  # noqa: E402
 from views import strings as S  # noqa: E402
@@ -191,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                 apps: dict[str, FlutterApp] = {}
                 times: dict[str, dict[str, list[float]]] = {}
                 for label, server in servers.items():
-                    context = browser.new_context(
-                        locale="en-US", viewport={"width": width, "height": height}
+                    context = offline_context(
+                        browser, locale="en-US", viewport={"width": width, "height": height}
                     )
                     network = NetworkLog()
                     network.attach(context)

@@ -23,6 +23,7 @@ from .harness import (
     FlutterApp,
     NetworkLog,
     missing_browser,
+    offline_context,
     offline_problems,
 )
 
@@ -113,9 +114,10 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
         app = open_app("phone", "ja-JP", "/infractions/drew-extra-cards")
         big = open_app("desktop", "en-US", "/log", settings={"text_scale": "1.75"})
 
-    Every context is offline: non-loopback requests are aborted and recorded. When the test
-    ends, a context that asked for anything external but Flet's rive_native.js, or for a
-    fallback font, fails the test (pass `offline_check=False` to inspect that yourself)."""
+    Every context is offline (harness.offline_context): non-loopback requests fail, and are
+    recorded. When the test ends, a context that asked for anything external but Flet's
+    rive_native.js, or for a fallback font, fails the test (pass `offline_check=False` to
+    inspect that yourself)."""
     opened: list[tuple[object, FlutterApp, bool]] = []
 
     def open_(
@@ -127,10 +129,8 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
         settings: dict[str, str] | None = None,
     ) -> FlutterApp:
         width, height = SIZES[size]
-        context = browser.new_context(
-            locale=locale,
-            viewport={"width": width, "height": height},
-            service_workers="block",
+        context = offline_context(
+            browser, locale=locale, viewport={"width": width, "height": height}
         )
         if settings:  # as the app stored them (SharedPreferences: localStorage, JSON values)
             values = json.dumps(settings)

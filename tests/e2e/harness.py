@@ -27,15 +27,7 @@ from urllib.parse import urlsplit
 from .layout import ClientErrors, Traffic, settled_layout
 
 if TYPE_CHECKING:  # playwright is imported lazily: the tests skip cleanly without it
-    from playwright.sync_api import (
-        BrowserContext,
-        Locator,
-        Page,
-        Request,
-        Route,
-        WebSocket,
-        WebSocketRoute,
-    )
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, WebSocket
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("PENALTY_GUIDE_CHROMIUM", "/usr/bin/chromium")  # Debian's
@@ -116,44 +108,77 @@ def fallback_font_requests(urls: Iterable[str]) -> list[str]:
     return sorted({url for url in urls if is_fallback_font(url)})
 
 
+class DeadProxy:
+    """A loopback port that refuses every connection: the proxy of every test context, so
+    that a non-loopback request or WebSocket fails inside Chromium, before it leaves the
+    machine. The socket is bound and never listens (a connection gets a reset at once); it is
+    held for the life of the process, so no other server can take the port."""
+
+    def __init__(self) -> None:
+        self._socket: socket.socket | None = None
+
+    @property
+    def server(self) -> str:
+        if self._socket is None:
+            self._socket = socket.socket()
+            self._socket.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{self._socket.getsockname()[1]}"
+
+
+DEAD_PROXY = DeadProxy()
+
+
+def offline_proxy() -> dict[str, str]:
+    """A context's proxy settings that leave only loopback: every other request and WebSocket
+    goes to DEAD_PROXY, which refuses it."""
+    return {"server": DEAD_PROXY.server, "bypass": ",".join(sorted(LOOPBACK_HOSTS | {"[::1]"}))}
+
+
+def offline_context(browser: Browser, **options: object) -> BrowserContext:
+    """A browser context whose only way out is loopback (offline_proxy). Unlike a Playwright
+    route, this pauses no request on its way (a route sends each of a Flutter page's requests
+    through the test's Python, and turns the HTTP cache off)."""
+    return browser.new_context(service_workers="block", proxy=offline_proxy(), **options)  # type: ignore[arg-type]
+
+
 @dataclass
 class NetworkLog:
-    """Everything a browser context asked for. Non-loopback requests are aborted before they
-    leave the machine and recorded; so are non-loopback WebSockets. The `request` and
-    `websocket` events are recorded too, as a second witness to the route handlers."""
+    """Everything a browser context asked for, from Chromium's own network events. In an
+    `offline_context` a non-loopback request or WebSocket fails before it leaves the machine;
+    each one that failed is recorded in `blocked` as well."""
 
     requests: list[str] = field(default_factory=list)  # every request the pages made
-    blocked: list[str] = field(default_factory=list)  # non-loopback, aborted by the route
+    blocked: list[str] = field(default_factory=list)  # non-loopback, failed (refused)
+    why: dict[str, str] = field(default_factory=dict)  # a blocked request's error, by URL
     websockets: list[str] = field(default_factory=list)  # every WebSocket opened
 
     def attach(self, context: BrowserContext) -> None:
-        context.route("**/*", self._route)
-        context.route_web_socket(lambda url: not is_loopback(url), self._route_websocket)
         context.on("request", self._on_request)
+        context.on("requestfailed", self._on_request_failed)
         context.on("page", self._watch_page)
         for page in context.pages:
             self._watch_page(page)
 
-    def _route(self, route: Route) -> None:
-        url = route.request.url
-        if is_loopback(url):
-            route.continue_()
-        else:
-            self.blocked.append(url)
-            route.abort("blockedbyclient")
-
-    def _route_websocket(self, ws: WebSocketRoute) -> None:
-        self.blocked.append(ws.url)
-        ws.close(code=1008, reason="offline test: external WebSocket blocked")
-
     def _on_request(self, request: Request) -> None:
         self.requests.append(request.url)
+
+    def _on_request_failed(self, request: Request) -> None:
+        if not is_loopback(request.url):
+            self.blocked.append(request.url)
+            self.why[request.url] = request.failure or ""
 
     def _watch_page(self, page: Page) -> None:
         page.on("websocket", self._on_websocket)
 
     def _on_websocket(self, ws: WebSocket) -> None:
         self.websockets.append(ws.url)
+        if not is_loopback(ws.url):
+            ws.on("socketerror", lambda _error: self._websocket_failed(ws.url))
+            ws.on("close", lambda _ws: self._websocket_failed(ws.url))
+
+    def _websocket_failed(self, url: str) -> None:
+        if url not in self.blocked:
+            self.blocked.append(url)
 
     def all_urls(self) -> list[str]:
         return [*self.requests, *self.blocked, *self.websockets]

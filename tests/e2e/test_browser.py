@@ -34,6 +34,7 @@ from .harness import (
     is_fallback_font,
     is_known_external,
     missing_browser,
+    offline_context,
     y_positions,
 )
 from .layouts import PAIR, layouts
@@ -499,7 +500,7 @@ def test_an_open_tab_works_after_the_server_is_killed_and_restarted(open_app, tm
 def test_the_recorder_blocks_and_records_external_requests(browser, app_server: AppServer) -> None:
     """The harness itself: an external fetch and an external WebSocket never leave the
     machine, and both are recorded (what the offline checks rely on)."""
-    context = browser.new_context(service_workers="block")
+    context = offline_context(browser)
     network = NetworkLog()
     network.attach(context)
     try:
@@ -524,6 +525,8 @@ def test_the_recorder_blocks_and_records_external_requests(browser, app_server: 
         context.close()
     assert outcome == {"fetched": "blocked", "socket": "blocked"}
     assert "https://example.com/probe.txt" in network.blocked
+    # Refused by the context's dead proxy: it never reached a name lookup, let alone the network.
+    assert network.why["https://example.com/probe.txt"] == "net::ERR_PROXY_CONNECTION_FAILED"
     assert "wss://example.com/socket" in network.blocked
     assert network.unexpected_external() == [
         "https://example.com/probe.txt",

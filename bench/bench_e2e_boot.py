@@ -1,0 +1,130 @@
+"""What one browser test's page load costs, by how its context is made (issue 22, item 3).
+
+    python bench/bench_e2e_boot.py [--loads N] [--size phone] [--locale ja-JP]
+
+One app server (`main.py --web`, 127.0.0.1), Chromium as the browser tests launch it
+(harness.CHROMIUM_ARGS). Each load is a browser test's start: a page, `goto`, the accessibility
+tree switched on, the app bar's title shown; then the page is closed. The ways are loaded in
+turn (ABBA…), so that each meets the same load (this machine is shared); the load average is
+printed before and after.
+
+- `route`: the recorder before this change: a new context with a Playwright route on every
+  request (each request waits for the test's Python to let it through; a route also turns
+  Chromium's HTTP cache off);
+- `proxy`: a new context, harness.offline_context: no route; a non-loopback request goes to a
+  refusing proxy;
+- `shared`: a new page in one persistent context (a profile on disk, offline the same way),
+  its storage for the app's origin cleared first: the pages share Chromium's HTTP cache and
+  its cache of compiled code, which a fresh (incognito) context never has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.harness import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SIZES,
+    AppServer,
+    FlutterApp,
+    NetworkLog,
+    is_loopback,
+    offline_context,
+    offline_proxy,
+)
+from views import strings as S  # noqa: E402
+
+WAYS = ("route", "proxy", "shared")
+
+
+def routed_context(browser, **options):  # the recorder before: every request through Python
+    context = browser.new_context(service_workers="block", **options)
+
+    def route(route) -> None:
+        if is_loopback(route.request.url):
+            route.continue_()
+        else:
+            route.abort("blockedbyclient")
+
+    context.route("**/*", route)
+    return context
+
+
+def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> float:
+    start = time.perf_counter()
+    width, height = SIZES[size]
+    viewport = {"width": width, "height": height}
+    if way == "shared":
+        page = shared.new_page()
+        page.set_viewport_size(viewport)
+        cdp = shared.new_cdp_session(page)
+        cdp.send(
+            "Storage.clearDataForOrigin",
+            {"origin": base_url, "storageTypes": "local_storage,indexeddb,cookies"},
+        )
+        context = None
+    else:
+        make = routed_context if way == "route" else offline_context
+        context = make(browser, locale=locale, viewport=viewport)
+        page = context.new_page()
+    app = FlutterApp(page, base_url, size, NetworkLog()).open("/")
+    app.wait_for(app.heading(S.APP_TITLE if locale == "ja-JP" else "OCG Penalty Guide"))
+    seconds = time.perf_counter() - start
+    page.close()
+    if context is not None:
+        context.close()
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=8, help="loads per way (after a warm-up)")
+    parser.add_argument("--size", default="phone", choices=sorted(SIZES))
+    parser.add_argument("--locale", default="ja-JP", choices=["ja-JP", "en-US"])
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as scratch:
+        server = AppServer(ROOT, Path(scratch) / "server.log").start()
+        try:
+            with sync_playwright() as driver:
+                browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                shared = driver.chromium.launch_persistent_context(
+                    Path(scratch) / "profile",
+                    executable_path=CHROMIUM,
+                    args=CHROMIUM_ARGS,
+                    locale=args.locale,
+                    service_workers="block",
+                    proxy=offline_proxy(),
+                )
+                print(f"load average before {os.getloadavg()[0]:.1f}")
+                times: dict[str, list[float]] = {way: [] for way in WAYS}
+                for n in range(-1, args.loads):
+                    for way in WAYS if n % 2 else WAYS[::-1]:  # ABBA: no order bias
+                        seconds = load(
+                            browser, shared, way, server.base_url, args.size, args.locale
+                        )
+                        if n >= 0:
+                            times[way].append(seconds)
+                print(f"load average after {os.getloadavg()[0]:.1f}")
+                for way, values in times.items():
+                    spread = " ".join(f"{v:.2f}" for v in sorted(values))
+                    print(f"{way:6s} median {statistics.median(values):.2f} s  ({spread})")
+                shared.close()
+                browser.close()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
