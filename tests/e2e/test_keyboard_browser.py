@@ -103,8 +103,7 @@ def fields_tabbed_to(app: FlutterApp, start, label: str, presses: int) -> list[s
     return tab_through(app, presses)
 
 
-# Phones: on a desktop Tab goes by rows across the rail, the list and the form (Flet 1.0.5 has no
-# focus traversal group to keep it in a pane; see the note).
+# Phones: a desktop's Tab order across its panes is tests/e2e/test_pane_order_browser.py's.
 @pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("phone", "ja")])
 def test_tab_reaches_the_round_menus_by_their_names(
     open_app, keyboard_server: AppServer, size: str, lang: str
