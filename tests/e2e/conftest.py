@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
+import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -55,6 +59,52 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     setattr(item, f"report_{report.when}", report)
     return report
+
+
+# A browser test that runs this long is stuck, not slow (the slowest take about 70 s on a
+# loaded machine): once, in a fresh-clone CI run, a page's renderer spun at 100 % CPU for
+# eight minutes, and Playwright's `evaluate`, which has no timeout, waited on it. The
+# watchdog kills this worker's renderers then: the test fails (its page is gone) and is
+# tried again like any failed browser test, instead of the run hanging.
+STUCK_TEST_S = float(os.environ.get("PENALTY_GUIDE_STUCK_TEST_S", "300"))
+
+
+def _renderers_under(root: int) -> list[int]:
+    """The Chromium renderer processes descended from process `root` (Linux's /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent:
+                frontier.append(pid)
+                with contextlib.suppress(OSError):
+                    if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        found.append(pid)
+    return found
+
+
+def _kill_renderers(root: int) -> None:
+    for pid in _renderers_under(root):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture(autouse=True)
+def stuck_page_watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    timer = threading.Timer(STUCK_TEST_S, _kill_renderers, args=(os.getpid(),))
+    timer.daemon = True
+    timer.start()
+    yield
+    timer.cancel()
 
 
 # Package scope, not session: Playwright's sync API keeps its asyncio loop marked as running
