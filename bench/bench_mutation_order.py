@@ -18,18 +18,15 @@ one of their tests runs whatever the order.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
 
 import pytest
+from mutation_replay import MUTANTS, ROOT, exit_codes, tests_of, warm_up
 
-ROOT = Path(__file__).resolve().parent.parent
-MUTANTS = ROOT / "mutants"
 KILLED = {1, 3}
 # tests/mutation_order.py before the killers (git show 815e53b~1:tests/mutation_order.py).
 OLD_ORDER = """
@@ -47,12 +44,7 @@ def pytest_collection_modifyitems(items):
 
 
 def killed_mutants(function: str) -> list[str]:
-    module = function.split(".x", 1)[0]
-    meta = MUTANTS / (module.replace(".", "/") + ".py.meta")
-    codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
-    pattern = re.compile(re.escape(function) + r"__mutmut_(\d+)$")
-    found = [(int(m.group(1)), name) for name in codes if (m := pattern.match(name))]
-    return [name for _, name in sorted(found) if codes[name] in KILLED]
+    return [name for name, code in exit_codes(function).items() if code in KILLED]
 
 
 def run(mutant: str, tests: list[str], plugin: str, killers: Path) -> tuple[float, int]:
@@ -76,20 +68,13 @@ def run(mutant: str, tests: list[str], plugin: str, killers: Path) -> tuple[floa
 
 def main() -> int:
     function, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 8
-    stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))
-    tests = sorted(stats["tests_by_mangled_function_name"][function])
+    tests = tests_of(function)
     mutants = killed_mutants(function)[:count]
     (MUTANTS / "tests" / "_bench_old_order.py").write_text(OLD_ORDER, encoding="utf-8")
     new_order = (ROOT / "tests" / "mutation_order.py").read_text(encoding="utf-8")
     (MUTANTS / "tests" / "_bench_new_order.py").write_text(new_order, encoding="utf-8")
     print(f"{function}: {len(tests)} tests; {len(mutants)} killed mutants replayed")
-    # Warm up as mutmut's fork server does: the test modules collected (imported) once.
-    os.chdir(MUTANTS)
-    sys.path.insert(0, str(MUTANTS))
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    selection = pyproject["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
-    with contextlib.redirect_stdout(open(os.devnull, "w")):
-        pytest.main(["--rootdir=.", "--collect-only", "-qqq", "-p", "no:cacheprovider", *selection])
+    warm_up()
     with tempfile.TemporaryDirectory() as folder:
         for label, plugin in (("old", "tests._bench_old_order"), ("new", "tests._bench_new_order")):
             killers = Path(folder) / f"{label}.txt"

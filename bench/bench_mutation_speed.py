@@ -17,29 +17,21 @@ arm, the wall and CPU seconds per mutant, the tests run, and mutants a minute (o
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 
 import pytest
+from mutation_replay import MUTANTS, exit_codes, tests_of, warm_up
 
-ROOT = Path(__file__).resolve().parent.parent
-MUTANTS = ROOT / "mutants"
 ARMS = {"disk": Path(tempfile.gettempdir()), "tmpfs": Path("/dev/shm")}
 
 
 def mutants_of(function: str, count: int) -> list[str]:
-    module = function.split(".x", 1)[0]
-    meta = MUTANTS / (module.replace(".", "/") + ".py.meta")
-    codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
-    pattern = re.compile(re.escape(function) + r"__mutmut_(\d+)$")
-    found = sorted((int(m.group(1)), name) for name in codes if (m := pattern.match(name)))
-    return [name for _, name in found][:count]
+    return list(exit_codes(function))[:count]
 
 
 def run(
@@ -87,16 +79,10 @@ def run(
 
 def main() -> int:
     function, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 6
-    stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))
-    tests = sorted(stats["tests_by_mangled_function_name"][function])
+    tests = tests_of(function)
     mutants = mutants_of(function, count)
     print(f"{function}: {len(tests)} tests; {len(mutants)} mutants, load {os.getloadavg()[0]:.1f}")
-    os.chdir(MUTANTS)
-    sys.path.insert(0, str(MUTANTS))
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    selection = pyproject["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
-    with contextlib.redirect_stdout(open(os.devnull, "w")):
-        pytest.main(["--rootdir=.", "--collect-only", "-qqq", "-p", "no:cacheprovider", *selection])
+    warm_up()
     totals = {arm: [0.0, 0.0, 0.0] for arm in ARMS}
     with tempfile.TemporaryDirectory() as scratch:
         for mutant in mutants:

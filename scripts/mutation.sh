@@ -8,13 +8,19 @@
 #   scripts/mutation.sh                        # every mutant not yet decided, then the score
 #   scripts/mutation.sh "records.identity*"    # one module's mutants not killed yet (after new tests)
 #   scripts/mutation.sh "records.sync.hlc*"    # a module of a subpackage
+#   scripts/mutation.sh --quick "records.merge*"  # first pass: only the module's own tests and
+#                                              # its killers; then the same without --quick
 #   scripts/mutation.sh --fresh                # start over: a clean measurement
 #   scripts/mutation.sh --score                # only print the score of the results so far
 #   MUTATION_CHILDREN=1 scripts/mutation.sh    # parallel test processes (default 2)
 #
 # The tests' temporary folders (a LogStore on disk per test, committed with synchronous=FULL)
-# are put on tmpfs (/dev/shm) when there is one: an fsync there returns at once, and a survivor
-# of records/ runs its hundreds of store tests several times faster (bench/bench_mutation_speed.py).
+# are on tmpfs (/dev/shm) when there is one (tests/conftest.py): an fsync there returns at once,
+# and a survivor of records/ runs its hundreds of store tests several times faster
+# (bench/bench_mutation_speed.py).
+# --quick (tests/mutation_order.py): a mutant runs only the tests that killed a mutant of its
+# module and the module's own test files; those it survives are decided by the run without
+# --quick, which runs exactly them with the whole selection (until then they count as alive).
 # A pattern names mutmut's mutants, but mutmut reruns every one it names, killed ones included:
 # it is given the names of those neither killed nor explained in docs/mutation.md
 # (scripts/mutation_score.py --pending), unless a mutated file changed since mutmut last made
@@ -26,10 +32,13 @@ MUTMUT_VERSION=3.8.1
 if [ "$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("mutmut"))' 2>/dev/null)" != "$MUTMUT_VERSION" ]; then
   .venv/bin/python -m pip install -q "mutmut==$MUTMUT_VERSION"
 fi
-if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-  TMPDIR="$(mktemp -d /dev/shm/mutation.XXXXXX)"
-  export TMPDIR
-  trap 'rm -rf "$TMPDIR"' EXIT
+if [ "${1:-}" = "--quick" ]; then
+  shift
+  if [ "$#" -ne 1 ] || [[ "$1" != *"*" ]]; then
+    echo "--quick takes one module's pattern, e.g. \"records.merge*\"" >&2
+    exit 2
+  fi
+  export MUTATION_FIRST_PASS="${1%\*}"
 fi
 # Every mutated file's mutants are known from the last run (mutmut's test as well: the mutated
 # copy is newer than the file).
@@ -65,4 +74,4 @@ case "${1:-}" in
     fi
     ;;
 esac
-.venv/bin/python scripts/mutation_score.py  # not exec: the trap removes the temporary folder
+exec .venv/bin/python scripts/mutation_score.py

@@ -12,6 +12,16 @@ The order, for a mutant of records.sync.hlc.x_stamp_of:
 3. the rest;
 each group fastest first, by the times mutmut measured (mutants/mutmut-stats.json).
 
+A quick first pass (`scripts/mutation.sh --quick "records.merge*"`, which sets
+MUTATION_FIRST_PASS to the module) runs groups 1 and 2 alone: a mutant they kill is killed (a
+test failed), and one that no such test reaches is handed to pytest with no test (exit 5,
+mutmut's "no tests", counted alive). What survives the quick pass is not decided: the second
+pass (the same pattern without --quick) runs exactly those with the whole selection, as mutmut
+would have. A survivor of a store function costs its module's few tests there, not the hundreds
+of store tests that reach it, and it can be read, and a test written, before the whole
+selection runs it once. The clean run before the mutants (mutmut's check that the tests pass
+unmutated) is cut to the same tests.
+
 Only the order changes: a mutant is killed when any of its tests fails, whatever the order, and
 every test builds what it needs (the records tests make their store per test). The killers are
 kept in mutants/mutation-killers.txt, one "function<TAB>test" line per kill (appended, so that
@@ -50,7 +60,16 @@ settings.load_profile("mutation")
 _MUTANT = re.compile(r"(?P<module>[\w.]+?)\.x[_ǁ].*?(?=__mutmut_\d+$)")
 # bench/bench_mutation_order.py replays a run with a file of its own.
 KILLERS = os.environ.get("MUTATION_KILLERS", "mutation-killers.txt")
+# records.merge: a quick first pass over that module's mutants (scripts/mutation.sh --quick).
+FIRST_PASS = os.environ.get("MUTATION_FIRST_PASS", "")
 STATS = "mutmut-stats.json"
+# A records module's own tests beyond tests/test_mutation_<module>.py and test_records_<module>.py.
+_OWN_TESTS = {
+    "merge": ("test_records_merge_elsewhere.py", "test_sync_merge.py"),
+    "history": ("test_records_store.py",),
+    "players": ("test_records_store.py",),
+    "events": ("test_records_store.py",),
+}
 _root = Path.cwd()
 
 
@@ -83,18 +102,24 @@ def _durations(root: Path) -> dict[str, float]:
     return found if isinstance(found, dict) else {}
 
 
+def _own_tests(module: str) -> tuple[str, ...]:
+    name = module.rsplit(".", 1)[-1]
+    return (f"test_mutation_{name}.py", f"test_records_{name}.py", *_OWN_TESTS.get(name, ()))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     found = _mutant()
     if found is None:  # not a mutant: stats, a clean run, or no mutmut at all
+        if FIRST_PASS and os.environ.get("MUTANT_UNDER_TEST") == "":  # mutmut's clean run
+            _first_pass(config, items, "", FIRST_PASS, clean=True)
         return
     function, module = found.group(0), found.group("module")
     own, near = _killers(config.rootpath, function, module)
     # The regulation's mutants keep conftest.py's order after their killers.
     records = module.startswith("records.")
     durations = _durations(config.rootpath) if records else {}
-    name = module.rsplit(".", 1)[-1]
-    first = (f"test_mutation_{name}.py", f"test_records_{name}.py")
+    first = _own_tests(module)
 
     def rank(item: pytest.Item) -> tuple[int, int, float]:
         seconds = durations.get(item.nodeid, 0.0)
@@ -107,6 +132,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (2 if item.path.name in first else 3, 0, seconds)
 
     items.sort(key=rank)  # stable: ties keep their order
+    if FIRST_PASS and module == FIRST_PASS:
+        _first_pass(config, items, function, module, clean=False)
+
+
+def _first_pass(
+    config: pytest.Config, items: list[pytest.Item], function: str, module: str, *, clean: bool
+) -> None:
+    """Keep the tests that killed a mutant of `module` and its own test files, in their order.
+
+    With none of them, a mutant is left with no test (pytest's exit 5: not decided, run again
+    in the second pass); the clean run keeps every test then (it must pass, not be empty)."""
+    own, near = _killers(config.rootpath, function, module)
+    first = _own_tests(module)
+    kept = [
+        item
+        for item in items
+        if item.nodeid in own or item.nodeid in near or item.path.name in first
+    ]
+    if clean and not kept:
+        return
+    keep = {id(item) for item in kept}
+    dropped = [item for item in items if id(item) not in keep]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+    items[:] = kept
 
 
 def pytest_configure(config: pytest.Config) -> None:
