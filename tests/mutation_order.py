@@ -61,7 +61,7 @@ _MUTANT = re.compile(r"(?P<module>[\w.]+?)\.x[_ǁ].*?(?=__mutmut_\d+$)")
 # bench/bench_mutation_order.py replays a run with a file of its own.
 KILLERS = os.environ.get("MUTATION_KILLERS", "mutation-killers.txt")
 # records.merge: a quick first pass over that module's mutants (scripts/mutation.sh --quick).
-FIRST_PASS = os.environ.get("MUTATION_FIRST_PASS", "")
+FIRST_PASS = "MUTATION_FIRST_PASS"
 STATS = "mutmut-stats.json"
 # A records module's own tests beyond tests/test_mutation_<module>.py and test_records_<module>.py.
 _OWN_TESTS = {
@@ -111,8 +111,9 @@ def _own_tests(module: str) -> tuple[str, ...]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     found = _mutant()
     if found is None:  # not a mutant: stats, a clean run, or no mutmut at all
-        if FIRST_PASS and os.environ.get("MUTANT_UNDER_TEST") == "":  # mutmut's clean run
-            _first_pass(config, items, "", FIRST_PASS, clean=True)
+        quick = os.environ.get(FIRST_PASS, "")
+        if quick and os.environ.get("MUTANT_UNDER_TEST") == "":  # mutmut's clean run
+            _first_pass(config, items, "", quick, clean=True)
         return
     function, module = found.group(0), found.group("module")
     own, near = _killers(config.rootpath, function, module)
@@ -132,7 +133,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (2 if item.path.name in first else 3, 0, seconds)
 
     items.sort(key=rank)  # stable: ties keep their order
-    if FIRST_PASS and module == FIRST_PASS:
+    if module == os.environ.get(FIRST_PASS):
         _first_pass(config, items, function, module, clean=False)
 
 
