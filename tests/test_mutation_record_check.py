@@ -168,3 +168,23 @@ def test_who_recorded_it() -> None:
 def test_a_time_is_kept_as_given(regulation: Regulation) -> None:
     fields = check(regulation, entry(regulation, arrived_at="2026-11-28T04:06:00+00:00"))
     assert fields.arrived_at == datetime(2026, 11, 28, 4, 6, tzinfo=UTC)
+
+
+def test_a_value_is_never_mistaken_for_another_fields(regulation: Regulation) -> None:
+    """The memo keeps each kind of value apart: a player or a judge called "table" on a record
+    whose table is "12" is still that person."""
+    check(regulation, entry(regulation, table="12"))
+    fields = check(
+        regulation,
+        entry(
+            regulation,
+            table="12",
+            player={"name": "table", "id": "12"},
+            recorded_by={"judge": "table", "device": "12"},
+        ),
+    )
+    assert (fields.table, fields.player, fields.recorded_by) == (
+        "12",
+        Player("table", "12"),
+        RecordedBy("table", "12"),
+    )
