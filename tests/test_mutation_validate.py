@@ -322,3 +322,31 @@ def test_iso_dates_from_2000_to_2099() -> None:
         "date: 1999-12-31 is not between 2000 and 2099",
     )
     assert refusal(validate.iso_date, "2100-01-01", "date")[1] == "out_of_range"
+
+
+def test_a_refusal_names_the_form_field_by_default() -> None:
+    """The record form's checks name its fields as the screens place their messages."""
+    assert refusal(validate.player, Player("", "A-1")) == (
+        "player.name",
+        "required",
+        "player.name: required",
+    )
+    assert refusal(validate.player, Player("山田", "y" * 65))[:2] == ("player.id", "too_long")
+    assert refusal(validate.player, Player("", None), "players[2]")[:2] == (
+        "players[2].name",
+        "required",
+    )
+    assert refusal(validate.occurrence, 0) == (
+        "occurrence",
+        "format",
+        "occurrence: must be a whole number ≥ 1",
+    )
+
+
+def test_a_records_over_long_note_is_named_note(regulation: Regulation) -> None:
+    entry = RecordInput(Player("山田"), "bribery", note="x" * (validate.MAX_NOTE + 1))
+    assert refusal(validate.record_input, regulation, entry) == (
+        "note",
+        "too_long",
+        f"note: longer than {validate.MAX_NOTE} characters",
+    )
