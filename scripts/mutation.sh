@@ -9,7 +9,8 @@
 #   scripts/mutation.sh "records.identity*"    # one module's mutants not killed yet (after new tests)
 #   scripts/mutation.sh "records.sync.hlc*"    # a module of a subpackage
 #   scripts/mutation.sh --quick "records.merge*"  # first pass: only the module's own tests and
-#                                              # its killers; then the same without --quick
+#                                              # its killers (one pattern a module, several
+#                                              # allowed); then the same without --quick
 #   scripts/mutation.sh --fresh                # start over: a clean measurement
 #   scripts/mutation.sh --score                # only print the score of the results so far
 #   MUTATION_CHILDREN=1 scripts/mutation.sh    # parallel test processes (default 2)
@@ -34,11 +35,16 @@ if [ "$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("mu
 fi
 if [ "${1:-}" = "--quick" ]; then
   shift
-  if [ "$#" -ne 1 ] || [[ "$1" != *"*" ]]; then
-    echo "--quick takes one module's pattern, e.g. \"records.merge*\"" >&2
-    exit 2
-  fi
-  export MUTATION_FIRST_PASS="${1%\*}"
+  modules=()
+  for pattern in "$@"; do
+    if [[ "$pattern" != *"*" ]]; then
+      echo "--quick takes modules' patterns, e.g. \"records.merge*\"" >&2
+      exit 2
+    fi
+    modules+=("${pattern%\*}")
+  done
+  MUTATION_FIRST_PASS="$(IFS=,; echo "${modules[*]}")"
+  export MUTATION_FIRST_PASS
 fi
 # Every mutated file's mutants are known from the last run (mutmut's test as well: the mutated
 # copy is newer than the file).

@@ -12,20 +12,21 @@ The order, for a mutant of records.sync.hlc.x_stamp_of:
 3. the rest;
 each group fastest first, by the times mutmut measured (mutants/mutmut-stats.json).
 
-A quick first pass (`scripts/mutation.sh --quick "records.merge*"`, which sets
-MUTATION_FIRST_PASS to the module) runs groups 1 and 2 alone: a mutant they kill is killed (a
-test failed), and one that no such test reaches is handed to pytest with no test (exit 5,
-mutmut's "no tests", counted alive). What survives the quick pass is not decided: the second
-pass (the same pattern without --quick) runs exactly those with the whole selection, as mutmut
-would have. A survivor of a store function costs its module's few tests there, not the hundreds
-of store tests that reach it, and it can be read, and a test written, before the whole
-selection runs it once. The clean run before the mutants (mutmut's check that the tests pass
-unmutated) is cut to the same tests.
+A quick first pass (`scripts/mutation.sh --quick "records.merge*"`, which sets MUTATION_FIRST_PASS
+to the module, or to several separated by commas) runs groups 1 and 2 alone: a mutant they kill is
+killed (a test failed), and one that no such test reaches is handed to pytest with no test (exit 5,
+mutmut's "no tests", counted alive). What survives the quick pass is not decided: the second pass
+(the same pattern without --quick) runs exactly those with the whole selection, as mutmut would
+have. A survivor of a store function costs its module's few tests there, not the hundreds of store
+tests that reach it, and it can be read, and a test written, before the whole selection runs it
+once. The clean run before the mutants (mutmut's check that the tests pass unmutated) is cut to the
+same tests.
 
-Only the order changes: a mutant is killed when any of its tests fails, whatever the order, and
-every test builds what it needs (the records tests make their store per test). The killers are
-kept in mutants/mutation-killers.txt, one "function<TAB>test" line per kill (appended, so that
-mutmut's parallel children can share it; `--fresh` deletes it with the rest of mutants/).
+Outside the quick pass only the order changes: a mutant is killed when any of its tests fails,
+whatever the order, and every test builds what it needs (the records tests make their store per
+test). The killers are kept in mutants/mutation-killers.txt, one "function<TAB>test" line per kill
+(appended, so that mutmut's parallel children can share it; `--fresh` deletes it with the rest of
+mutants/).
 
 It also freezes the garbage collector's view of what the fork inherited (pytest_configure)."""
 
@@ -111,7 +112,7 @@ def _own_tests(module: str) -> tuple[str, ...]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     found = _mutant()
     if found is None:  # not a mutant: stats, a clean run, or no mutmut at all
-        quick = os.environ.get(FIRST_PASS, "")
+        quick = [module for module in os.environ.get(FIRST_PASS, "").split(",") if module]
         if quick and os.environ.get("MUTANT_UNDER_TEST") == "":  # mutmut's clean run
             _first_pass(config, items, "", quick, clean=True)
         return
@@ -133,24 +134,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (2 if item.path.name in first else 3, 0, seconds)
 
     items.sort(key=rank)  # stable: ties keep their order
-    if module == os.environ.get(FIRST_PASS):
-        _first_pass(config, items, function, module, clean=False)
+    if module in os.environ.get(FIRST_PASS, "").split(","):
+        _first_pass(config, items, function, [module], clean=False)
 
 
 def _first_pass(
-    config: pytest.Config, items: list[pytest.Item], function: str, module: str, *, clean: bool
+    config: pytest.Config,
+    items: list[pytest.Item],
+    function: str,
+    modules: list[str],
+    *,
+    clean: bool,
 ) -> None:
-    """Keep the tests that killed a mutant of `module` and its own test files, in their order.
+    """Keep the tests that killed a mutant of `modules` and their own test files, in order.
 
     With none of them, a mutant is left with no test (pytest's exit 5: not decided, run again
     in the second pass); the clean run keeps every test then (it must pass, not be empty)."""
-    own, near = _killers(config.rootpath, function, module)
-    first = _own_tests(module)
-    kept = [
-        item
-        for item in items
-        if item.nodeid in own or item.nodeid in near or item.path.name in first
-    ]
+    wanted: set[str] = set()
+    first: set[str] = set()
+    for module in modules:
+        own, near = _killers(config.rootpath, function, module)
+        wanted |= own.keys() | near.keys()
+        first.update(_own_tests(module))
+    kept = [item for item in items if item.nodeid in wanted or item.path.name in first]
     if clean and not kept:
         return
     keep = {id(item) for item in kept}

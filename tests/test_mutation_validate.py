@@ -4,7 +4,7 @@ reason and one line (what a judge reads), and what a value becomes once accepted
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 import pytest
@@ -350,3 +350,30 @@ def test_a_records_over_long_note_is_named_note(regulation: Regulation) -> None:
         "too_long",
         f"note: longer than {validate.MAX_NOTE} characters",
     )
+
+
+class _NoOffset(tzinfo):
+    """A time zone that knows no offset (a tzinfo may answer None)."""
+
+    def utcoffset(self, dt: datetime | None) -> timedelta | None:
+        return None
+
+
+def test_a_time_zone_without_an_offset_is_refused() -> None:
+    assert refusal(validate.aware, datetime(2026, 11, 28, tzinfo=_NoOffset()), "at") == (
+        "at",
+        "format",
+        "at: must be a date and time with a UTC offset",
+    )
+
+
+def test_times_that_overflow_in_utc_are_refused_in_one_line() -> None:
+    """Year 1 at +01:00 and year 9999 at -01:00 have no instant in UTC a datetime can hold."""
+    first = datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1)))
+    last = datetime(9999, 12, 31, 23, tzinfo=timezone(-timedelta(hours=1)))
+    for moment in (first, last):
+        assert refusal(validate.aware, moment, "at") == (
+            "at",
+            "out_of_range",
+            f"at: {moment.isoformat()} is not between 2000 and 2099",
+        )
