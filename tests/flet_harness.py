@@ -82,6 +82,7 @@ from typing import Any
 import flet as ft
 import msgpack  # type: ignore[import-untyped]
 from flet.controls.context import _context_page
+from flet.controls.value_types import Prop
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import (
     ControlEventBody,
@@ -206,19 +207,53 @@ _TEXT_ATTRS = (
 _VALUE_IS_TEXT = frozenset({"Text", "TextField"})
 
 
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+@dataclasses.dataclass(frozen=True)
+class _ChildFields:
+    """Where a control class may hold child controls, in field (document) order."""
+
+    order: dict[str, int]  # each such field's position
+    # Read always: fields kept as plain attributes (lists made by a default factory), and any
+    # whose class default could be a control. Every other such field is one of Flet's `Prop`s,
+    # which keep a value only while it differs from its default (in `control._values`): only
+    # those set are read, not the fifty-odd fields of every control (the walk's cost).
+    always: tuple[str, ...]
 
 
-def _child_fields(cls: type) -> tuple[str, ...]:
+_CHILD_FIELDS: dict[type, _ChildFields] = {}
+
+
+def _child_fields(cls: type) -> _ChildFields:
     """Fields of a control class that may hold child controls (computed once per class)."""
-    names = _CHILD_FIELDS.get(cls)
-    if names is None:
-        names = _CHILD_FIELDS[cls] = tuple(
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        names = [
             f.name
             for f in dataclasses.fields(cls)
             if f.name not in _SKIP_FIELDS and not f.metadata.get("skip", False)
+        ]
+        always = []
+        for name in names:
+            raw = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+            if not isinstance(raw, Prop) or isinstance(raw.default, (ft.BaseControl, list, tuple)):
+                always.append(name)
+        fields = _CHILD_FIELDS[cls] = _ChildFields(
+            {name: i for i, name in enumerate(names)}, tuple(always)
         )
-    return names
+    return fields
+
+
+def _children(control: ft.BaseControl) -> list[Any]:
+    """The values of ``control``'s fields that may be or hold child controls, in field order."""
+    fields = _child_fields(type(control))
+    order = fields.order
+    values = getattr(control, "_values", None)
+    if isinstance(values, dict):
+        names = [name for name in values if name in order and name not in fields.always]
+        names += fields.always
+        names.sort(key=order.__getitem__)
+    else:
+        names = list(order)
+    return [getattr(control, name, None) for name in names]
 
 
 def _walk(
@@ -247,8 +282,13 @@ def _walk(
         yield value, ancestors
         inner = (*ancestors, value)
         stack.extend(
-            (getattr(value, name, None), inner) for name in reversed(_child_fields(type(value)))
+            (child, inner)
+            for child in reversed(_children(value))
+            if isinstance(child, (ft.BaseControl, list, tuple))
         )
+
+
+_Node = tuple[ft.BaseControl, tuple[ft.BaseControl, ...]]  # a control on screen, its ancestors
 
 
 def own_texts(control: ft.BaseControl) -> list[str]:
@@ -352,6 +392,9 @@ class FakeApp:
         # garbage-collected mid-flight.
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
+        # What is on screen under each root, as last walked (see _nodes).
+        self._walked: dict[int, tuple[ft.BaseControl, int, list[_Node]]] = {}
+        self._generation = 0  # moves on with every message either way and every loop run
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -431,7 +474,7 @@ class FakeApp:
     def texts(self, scope: ft.BaseControl | None = None) -> list[str]:
         """Every visible string in ``scope`` (Text values, TextSpan texts, string contents,
         labels, titles, hints, errors, tooltips), in document order."""
-        return [t for root in self.roots(scope) for c, _ in _walk(root) for t in own_texts(c)]
+        return [t for root in self.roots(scope) for c, _ in self._nodes(root) for t in own_texts(c)]
 
     def has_text(self, text: str | re.Pattern[str], scope: ft.BaseControl | None = None) -> bool:
         return any(_text_matches(t, text) for t in self.texts(scope))
@@ -462,7 +505,7 @@ class FakeApp:
 
         result: list[ft.BaseControl] = []
         for root in self.roots(scope):
-            nodes = list(_walk(root))
+            nodes = self._nodes(root)
             if text is None:
                 result.extend(c for c, _ in nodes if plain_match(c))
                 continue
@@ -632,8 +675,32 @@ class FakeApp:
         if self._stopped:
             coro.close()
             raise HarnessError("the app was stopped")
-        with self._catch_unawaited_coroutines():
-            return self.loop.run_until_complete(coro)
+        self._screen_changed()
+        try:
+            with self._catch_unawaited_coroutines():
+                return self.loop.run_until_complete(coro)
+        finally:
+            self._screen_changed()
+
+    # ---------------------------------------------------------------- internals: the screen
+
+    def _nodes(self, root: ft.BaseControl) -> list[_Node]:
+        """``list(_walk(root))``, walked again only when the screen may have changed since: a
+        message went either way or the app's loop ran (the app changes its controls only in
+        its handlers and tasks, and what it changes reaches the client only in a message). A
+        test's finds and taps between two actions then walk the screen once, not each time."""
+        generation = self._generation
+        held = self._walked.get(id(root))
+        if held is not None and held[0] is root and held[1] == generation:
+            return held[2]
+        nodes = list(_walk(root))
+        if generation == self._generation:  # no message arrived meanwhile (an app thread's)
+            self._walked[id(root)] = (root, generation, nodes)
+        return nodes
+
+    def _screen_changed(self) -> None:
+        self._generation += 1
+        self._walked.clear()
 
     @contextlib.contextmanager
     def _catch_unawaited_coroutines(self) -> Iterator[None]:
@@ -757,6 +824,7 @@ class FakeApp:
     def _receive(self, message: list[Any]) -> None:
         """Client side: a decoded server->client message arrived."""
         action, body = MessageAction(message[0]), message[1]
+        self._screen_changed()
         self.messages.append((action, body))
         if action in (MessageAction.REGISTER_CLIENT, MessageAction.PATCH_CONTROL):
             self._learn_controls(body)
@@ -808,6 +876,7 @@ class FakeApp:
     def _send(self, action: MessageAction, body: dict[str, Any]) -> None:
         """Client -> server, then what FletSocketServer's message handler does with it."""
         action_code, body = _client_to_server(action, body)
+        self._screen_changed()
         assert self.session is not None
         session = self.session
         if action_code == MessageAction.CONTROL_EVENT.value:
@@ -880,7 +949,7 @@ class FakeApp:
     def _path_to(self, control: ft.BaseControl) -> tuple[ft.BaseControl, ...]:
         """Ancestors of ``control`` in what is on screen (raises if it is not)."""
         for root in self.roots():
-            for c, ancestors in _walk(root):
+            for c, ancestors in self._nodes(root):
                 if c is control:
                     return ancestors
         raise HarnessError(f"{control} is not visible in the top view, overlay or dialogs")

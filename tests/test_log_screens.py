@@ -559,6 +559,25 @@ def test_after_an_edit_going_back_shows_the_log_as_it_is_now(apps) -> None:
     assert rows(app)[0].startswith("山田花子")
 
 
+def test_views_below_that_show_nothing_of_the_log_stay_as_they_are_when_it_changes(
+    apps, regulation: Regulation
+) -> None:
+    """A save rebuilds the views below that show the log (the test above), not the pages the
+    form was opened from: building the infraction's page and its parents again cost every save
+    their whole screens of new controls, each configured and sent by Flet."""
+    app = apps()
+    open_form(app, DREW)
+    below = app.page.views[:-1]
+    assert [view.route for view in below][-1] == routes.INFRACTION.link(DREW)
+    app.type(name_field(app), "山田太郎")
+    save(app)
+    assert app.client_route.startswith("/log/records/")
+    assert [id(view) for view in app.page.views[:-1]] == [id(view) for view in below]
+    assert app.back()
+    assert app.client_route == routes.INFRACTION.link(DREW)
+    assert app.has_text(regulation.infraction(DREW).title.ja)
+
+
 def test_the_form_keeps_what_was_typed_through_a_language_switch(apps) -> None:
     app = apps()
     open_form(app, DREW)

@@ -33,7 +33,7 @@ class Actions:
     clear_recent: Callable[[], None]
     # The penalty log's screens:
     replace: Callable[[str], None]  # navigate, the current screen leaving the history (a form)
-    log_changed: Callable[[], None]  # records changed: views below the top are rebuilt
+    log_changed: Callable[[], None]  # records changed: views below showing the log are rebuilt
     refresh: Callable[[], None]  # rebuild the shown view (a record deleted in place)
     notify: Notify  # a short confirmation at the bottom (snack bar), maybe with an undo
     show_dialog: Callable[[ft.DialogControl], None]

@@ -56,6 +56,10 @@ class Logbook:
         self.sync = SyncLink(self)  # venue sharing of this log (views/sync_link.py)
         # Judge calls being timed, by table (views/screens/clock_calls.py).
         self.calls: dict[str, RunningCall] = {}
+        # How often each thread asked for the store (or its notice): a screen whose building
+        # left its thread's count unchanged shows nothing of the records (views/pages.py keeps
+        # it when they change). Per thread: the warm-up's opening is no screen's.
+        self._reads: dict[int, int] = {}
 
     @property
     def folder(self) -> Path:
@@ -66,6 +70,7 @@ class Logbook:
         from records.errors import LogError
         from records.store import LogStore
 
+        self._read()
         with _lock:
             store = _stores.get(self.path)
             if store is None:
@@ -77,6 +82,14 @@ class Logbook:
                 _stores[self.path] = store
         self.fault = None
         return store
+
+    def reads(self) -> int:
+        """How often this thread asked for the store or its notice."""
+        return self._reads.get(threading.get_ident(), 0)
+
+    def _read(self) -> None:
+        thread = threading.get_ident()
+        self._reads[thread] = self._reads.get(thread, 0) + 1
 
     def warm(self) -> None:
         """Opens the store ahead of the judge (background thread); a fault waits for the
@@ -107,6 +120,7 @@ class Logbook:
     def notice(self) -> Recovery | None:
         """A damaged file that was set aside when the log was opened, until a judge has
         read the notice (once per file, in whichever session shows it first)."""
+        self._read()
         with _lock:
             store = _stores.get(self.path)
             if store is None or store.recovery is None or self.path in _dismissed:

@@ -24,6 +24,8 @@ class Pages:
         # A phone's views by route, with the app's version each was built at (`version`
         # counts the changes that alter every screen: language, text size, layout, bookmarks).
         self._views: dict[str, tuple[int, ft.View]] = {}
+        # Those of them whose building read nothing of the log (views/logbook.py `reads`).
+        self._log_free: set[str] = set()
         self._wide = WidePage()  # a wide window's one page
         self.top: Screen | None = None  # the screen on top, as last built
         # The controls the last `views` changed in place (all that Flet need compare and
@@ -55,6 +57,14 @@ class Pages:
         """Whether views below the top were kept from before a change of every screen."""
         return any(built != version for built, _view in self._views.values())
 
+    def log_changed(self, version: int) -> None:
+        """Records changed, and with them the app's version, now `version`: a phone's views
+        built just before that read nothing of the log stay as they are (an infraction's page
+        below the record saved from it is not built again)."""
+        for path, (built, view) in self._views.items():
+            if built == version - 1 and path in self._log_free:
+                self._views[path] = (version, view)
+
     def refresh_below(
         self, ctx: Context, stack: list[Route], version: int, views: list[ft.View]
     ) -> None:
@@ -83,12 +93,18 @@ class Pages:
         route = stack[depth]
         tab = self.table.tab(route)
         tab = ctx.state.tab if tab is None else tab
+        reads = ctx.logbook.reads()
         screen = self.screen(ctx, route)
         if depth == len(stack) - 1:
             self.top = screen
-        return page_view(
+        view = page_view(
             ctx, route.path, screen, self.table.destinations, tab, can_go_back=depth > 0
         )
+        if ctx.logbook.reads() == reads:
+            self._log_free.add(route.path)
+        else:
+            self._log_free.discard(route.path)
+        return view
 
     # -- a wide window ------------------------------------------------------------------------
 

@@ -263,15 +263,18 @@ class Shell:
         return True
 
     def log_changed(self) -> None:
-        """Records changed: every view is rebuilt at its next render (the top one at once,
-        those below it right after), so going back never shows a record as it was."""
+        """Records changed: every view that shows any of the log is rebuilt at its next
+        render (the top one at once, those below it right after), so going back never shows a
+        record as it was; the others (an infraction's page) stay as they are."""
         self._version += 1
+        self.pages.log_changed(self._version)
         self.logbook.sync.saved()  # a shared log sends it soon
 
     def _sync_pulled(self) -> None:
         """Records of other judges arrived (on the app's loop): the log screen shown is
         redrawn with them, every other view when it is shown next."""
         self._version += 1
+        self.pages.log_changed(self._version)
         top = self.history.stack[-1] if self.history else None
         if top is not None and top.pattern in REDRAWN_ON_PULL:
             self.render()
