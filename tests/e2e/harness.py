@@ -340,6 +340,11 @@ def copy_repo(destination: Path, without: Iterable[str] = ()) -> Path:
 # -- a Flutter web page -----------------------------------------------------------------------
 
 
+# Two animation frames, then a task (FlutterApp.drawn).
+DRAWN_JS = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50))))"""
+DRAWN_QUIET_S = 0.15  # since the page's last WebSocket frame
+
 # Whether an element (a Flutter text field's accessibility node) holds the browser's focus.
 HAS_FOCUS = "(e) => e === document.activeElement || e.contains(document.activeElement)"
 
@@ -383,6 +388,23 @@ class FlutterApp:
         self.page.reload(wait_until="load", timeout=BOOT_TIMEOUT_MS)
         self._enable_semantics()
         return self
+
+    def resize(self, size: str) -> FlutterApp:
+        """The window becomes `size` (a laptop window resized, a phone turned): the app lays
+        its screen out again, as it does for a judge, without a new start."""
+        width, height = SIZES[size]
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.size = size
+        return self
+
+    def drawn(self) -> None:
+        """Until the server's last update is drawn: the WebSocket quiet for a moment (at most
+        1 s), then two animation frames and a task. Flutter lays a text out in its frame and
+        asks for any fallback font it needs in a task right after."""
+        deadline = time.monotonic() + 1.0
+        while self.traffic.quiet_for() < DRAWN_QUIET_S and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
+        self.page.evaluate(DRAWN_JS)
 
     def _enable_semantics(self) -> None:
         """Flutter draws on a canvas; its accessibility tree (the DOM the locators read)

@@ -30,7 +30,6 @@ from .harness import (
     FlutterApp,
     NetworkLog,
     copy_repo,
-    fallback_font_requests,
     is_fallback_font,
     is_known_external,
     missing_browser,
@@ -538,16 +537,6 @@ def test_the_recorder_blocks_and_records_external_requests(browser, app_server: 
     assert not is_fallback_font("http://127.0.0.1:1/fonts/ipaexg.ttf")
 
 
-def wait_for_fallback_fonts(network: NetworkLog, timeout_s: float = 20.0) -> list[str]:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        found = fallback_font_requests(network.all_urls())
-        if found:
-            return found
-        time.sleep(0.2)
-    return []
-
-
 def test_without_the_bundled_font_the_fallback_detector_fires(open_app, tmp_path) -> None:
     """Proof that the fallback-font check can fail: the same app, its Japanese font removed."""
     root = copy_repo(tmp_path / "app", without=["assets/fonts/ipaexg.ttf"])
@@ -555,11 +544,15 @@ def test_without_the_bundled_font_the_fallback_detector_fires(open_app, tmp_path
     try:
         app = open_app("phone", "ja-JP", server=server, offline_check=False)
         assert_tiers_shown(app, "ja")  # the accessibility tree does not need the font
-        found = wait_for_fallback_fonts(app.network)
+        # No more than what every test's teardown waits before its offline check (open_app):
+        # the screen drawn. The fallback-font request is seen by then, so that check bites.
+        app.drawn()
+        found = app.network.fallback_fonts()
         app.screenshot("ja-tiers-without-font")
         assert found, (
-            "without assets/fonts/ipaexg.ttf Flutter should have asked for fallback fonts; "
-            f"requests seen: {sorted(set(app.network.all_urls()))}"
+            "without assets/fonts/ipaexg.ttf Flutter should have asked for fallback fonts by the"
+            " time its first screen was drawn; requests seen:"
+            f" {sorted(set(app.network.all_urls()))}"
         )
         assert app.network.unexpected_external() == []
     finally:
