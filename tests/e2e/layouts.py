@@ -12,7 +12,7 @@ runs, for a test whose layouts matter less than its steps.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import pytest
@@ -74,6 +74,29 @@ def next_layout(app: FlutterApp, size: str, lang: str, now: str) -> None:
         switch_language(app, now)
     if size != app.size:
         relaid_out(app, size)
+
+
+def in_turn(
+    start: Callable[[str, str], FlutterApp],
+    runs: Sequence[tuple[str, str]],
+    home: str,
+    suffix: str = "",
+) -> Iterator[tuple[FlutterApp, str, str]]:
+    """One start, `start(size, lang)`, for the layouts of `runs` (size, language) in turn, each
+    after the first reached at `home` by `next_layout`: yields (app, lang, the layout's name,
+    e.g. "desktop-en" + suffix). The caller runs each layout's steps in `variant(name)`."""
+    app: FlutterApp | None = None
+    now = ""
+    for size, lang in runs:
+        name = f"{size}-{lang}{suffix}"
+        with variant(name):
+            if app is None:
+                app = start(size, lang)
+            else:
+                app.go(home)
+                next_layout(app, size, lang, now)
+        now = lang
+        yield app, lang, name
 
 
 @contextlib.contextmanager

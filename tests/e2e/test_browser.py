@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -36,7 +37,7 @@ from .harness import (
     offline_context,
     y_positions,
 )
-from .layouts import PAIR, layouts
+from .layouts import LOCALES, PAIR, in_turn, variant
 
 pytestmark = pytest.mark.browser
 
@@ -232,9 +233,13 @@ def test_browse_category_section_infraction_and_read_its_penalty(
 # -- the infraction finder ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
+def pair_in_turn(open_app) -> Iterator[tuple[FlutterApp, str, str]]:
+    """A Japanese phone, then an English desktop, in one start (layouts.in_turn)."""
+    return in_turn(lambda size, lang: open_app(size, LOCALES[lang]), PAIR, "/")
+
+
 def test_the_finder_leads_from_a_question_to_the_infraction(
-    open_app, regulation: Regulation, size: str, lang: str, locale: str
+    open_app, regulation: Regulation
 ) -> None:
     """Late for the round: three taps from "what is it about?" to the tardiness entry."""
     finder = load_finder(regulation)
@@ -244,22 +249,23 @@ def test_the_finder_leads_from_a_question_to_the_infraction(
         if leaf.steps[0].node is finder.root
     )
     item = infraction(regulation, "not-seated-5-minutes")
-    app = open_app(size, locale)
-    assert_tiers_shown(app, lang)
-    navigate_to(app, S.NAV_FINDER, lang)
-    for number, step in enumerate(leaf.steps, 1):
-        app.wait_for(app.text(step.node.question.pick(lang)))
-        if number > 1:  # the answers so far, each a way back to its question
-            app.wait_for(app.button(containing(leaf.steps[number - 2].option.label.pick(lang))))
-        app.screenshot(f"{lang}-finder-{number}")
-        app.tap(app.button(containing(step.option.label.pick(lang))))
-    assert_infraction_screen(app, item, lang)
-    app.screenshot(f"{lang}-finder-result")
+    for app, lang, name in pair_in_turn(open_app):
+        with variant(name):
+            assert_tiers_shown(app, lang)
+            navigate_to(app, S.NAV_FINDER, lang)
+            for number, step in enumerate(leaf.steps, 1):
+                app.wait_for(app.text(step.node.question.pick(lang)))
+                if number > 1:  # the answers so far, each a way back to its question
+                    before = leaf.steps[number - 2].option.label.pick(lang)
+                    app.wait_for(app.button(containing(before)))
+                app.screenshot(f"{lang}-finder-{number}")
+                app.tap(app.button(containing(step.option.label.pick(lang))))
+            assert_infraction_screen(app, item, lang)
+            app.screenshot(f"{lang}-finder-result")
 
 
-@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
-    open_app, regulation: Regulation, size: str, lang: str, locale: str
+    open_app, regulation: Regulation
 ) -> None:
     """Issue 19: "one of them simply conceded" says it is no infraction, on the question's page."""
     finder = load_finder(regulation)
@@ -267,20 +273,21 @@ def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
     assert node is not None
     (option,) = [o for o in node.options if o.none is not None]
     path = finder.path_to(node.id)
-    app = open_app(size, locale)
-    assert_tiers_shown(app, lang)
-    navigate_to(app, S.NAV_FINDER, lang)
-    for step in path:
-        app.wait_for(app.text(step.node.question.pick(lang)))
-        app.tap(app.button(containing(step.option.label.pick(lang))))
-    app.wait_for(app.text(node.question.pick(lang)))
-    app.wait_for(app.text(option.label.pick(lang)))
-    app.wait_for(app.text(option.none.text.pick(lang)))
-    app.wait_for(app.text(ui(S.FINDER_NO_INFRACTION, lang)))
-    # The other answers still follow it, on the screen (the card pushed nothing off).
-    last = node.options[-1]
-    app.wait_for(app.button(containing(last.label.pick(lang))))
-    app.screenshot(f"{lang}-finder-no-infraction")
+    for app, lang, name in pair_in_turn(open_app):
+        with variant(name):
+            assert_tiers_shown(app, lang)
+            navigate_to(app, S.NAV_FINDER, lang)
+            for step in path:
+                app.wait_for(app.text(step.node.question.pick(lang)))
+                app.tap(app.button(containing(step.option.label.pick(lang))))
+            app.wait_for(app.text(node.question.pick(lang)))
+            app.wait_for(app.text(option.label.pick(lang)))
+            app.wait_for(app.text(option.none.text.pick(lang)))
+            app.wait_for(app.text(ui(S.FINDER_NO_INFRACTION, lang)))
+            # The other answers still follow it, on the screen (the card pushed nothing off).
+            last = node.options[-1]
+            app.wait_for(app.button(containing(last.label.pick(lang))))
+            app.screenshot(f"{lang}-finder-no-infraction")
 
 
 # -- search -------------------------------------------------------------------------------------

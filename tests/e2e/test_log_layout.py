@@ -33,7 +33,7 @@ from views import strings as S
 
 from .harness import HAS_FOCUS, REPO_ROOT, SIZES, AppServer, FlutterApp
 from .layout import assert_laid_out
-from .layouts import LOCALES, OTHER_PAIR, PAIR, layouts, next_layout, variant
+from .layouts import LOCALES, OTHER_PAIR, PAIR, in_turn, layouts, variant
 from .test_browser import search_for, ui
 
 pytestmark = pytest.mark.browser
@@ -187,19 +187,13 @@ def sweep(
 def variants_in_turn(
     open_app, server: AppServer, runs: tuple[tuple[str, str], ...], settings: dict[str, str]
 ) -> Iterator[tuple[FlutterApp, str, str]]:
-    """One start for the layouts of `runs` in turn (layouts.next_layout: the language switched
-    in the app bar, the window resized), each first at the log: (app, lang, its name)."""
-    app, now = None, ""
-    for size, lang in runs:
-        name = f"{size}-{lang}" + ("-175-dark" if settings else "")
-        with variant(name):
-            if app is None:
-                app = open_variant(open_app, server, size, lang, settings)
-            else:
-                app.go("/log")
-                next_layout(app, size, lang, now)
-        now = lang
-        yield app, lang, name
+    """One start for the layouts of `runs` in turn (layouts.in_turn), each first at the log."""
+    return in_turn(
+        lambda size, lang: open_variant(open_app, server, size, lang, settings),
+        runs,
+        "/log",
+        "-175-dark" if settings else "",
+    )
 
 
 # The layouts a start covers in turn, and the stored settings they share.
@@ -306,15 +300,21 @@ def test_a_log_that_cannot_be_opened_shows_its_fault_laid_out(
 # -- deleting (issue 20, item 1) ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
+@pytest.mark.parametrize(("runs", "settings"), RUNS[:1])
 def test_delete_confirm_cancel_escape_undo_and_restore_from_the_deleted_list(
-    open_app, log_server: AppServer, seeded: Seeded, size: str, lang: str
+    open_app, log_server: AppServer, seeded: Seeded, runs: tuple, settings: dict
 ) -> None:
     """The dialog closes every time (confirm, cancel, Escape), the message offers an undo, a
     deleted record's page is laid out with its restore button in reach, and the log's list of
-    deleted records restores it."""
+    deleted records restores it. On a Japanese phone, then an English desktop (one start)."""
+    for app, lang, name in variants_in_turn(open_app, log_server, runs, settings):
+        with variant(name):
+            delete_undo_and_restore(app, seeded, lang)
+
+
+def delete_undo_and_restore(app: FlutterApp, seeded: Seeded, lang: str) -> None:
+    size = app.size
     record_id = seeded.to_delete[size]
-    app = open_variant(open_app, log_server, size, lang, {})
     app.go(f"/log/records/{record_id}")
     app.wait_for(app.text(ui(S.RECORD_SLIP, lang)))
     question = app.text(ui(S.RECORD_DELETE_CONFIRM, lang))
