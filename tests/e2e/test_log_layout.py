@@ -401,11 +401,17 @@ def test_after_search_and_record_this_penalty_typing_lands_in_the_name_field(
 # -- the player's tournament on the form, removing a round (items 7 and 9) ---------------------
 
 
-@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
+@pytest.mark.parametrize(("runs", "settings"), RUNS[:1])
 def test_the_form_shows_the_players_tournament_and_removing_a_round_asks(
-    open_app, log_server: AppServer, size: str, lang: str
+    open_app, log_server: AppServer, runs: tuple, settings: dict
 ) -> None:
-    app = open_variant(open_app, log_server, size, lang, {})
+    """On a Japanese phone, then an English desktop, in one start."""
+    for app, lang, name in variants_in_turn(open_app, log_server, runs, settings):
+        with variant(name):
+            the_players_tournament_and_removing_a_round(app, lang)
+
+
+def the_players_tournament_and_removing_a_round(app: FlutterApp, lang: str) -> None:
     app.go("/log/new?infraction=unintentional-slow-play")
     name_box = field(ui(S.PLAYER_NAME, lang))(app)
     app.wait_for(name_box)
