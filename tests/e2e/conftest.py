@@ -205,10 +205,10 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
             name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
             with contextlib.suppress(Exception):
                 app.page.screenshot(path=str(SCREENSHOTS / f"FAILED-{name}.png"))
-        # A fallback-font request follows the layout of the text that needs it; give the
-        # last screen's text a moment before judging.
+        # A fallback-font request follows the layout of the text that needs it: the last
+        # screen's text drawn (FlutterApp.drawn) before judging, instead of a fixed 400 ms.
         with contextlib.suppress(Exception):
-            app.page.wait_for_timeout(400)
+            app.drawn()
         context.close()
         if offline_check:
             problems += offline_problems(app.network)

@@ -1,5 +1,6 @@
-"""What the browser tests share: the app server, the network recorder, the fallback-font
-detector and a thin driver for a Flutter web page.
+"""What the browser tests share: Chromium's settings, the window sizes, and a thin driver for a
+Flutter web page (FlutterApp). The network recorder and the offline contexts are in network.py,
+the app server in server.py; their names are importable from here as well.
 
 Nothing here knows pytest; conftest.py turns these into fixtures.
 """
@@ -10,26 +11,33 @@ import contextlib
 import importlib.util
 import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from .layout import ClientErrors, Traffic, settled_layout
+from .network import DEAD_PROXY as DEAD_PROXY
+from .network import KNOWN_EXTERNAL as KNOWN_EXTERNAL
+from .network import DeadProxy as DeadProxy
+from .network import NetworkLog as NetworkLog
+from .network import fallback_font_requests as fallback_font_requests
+from .network import is_fallback_font as is_fallback_font
+from .network import is_known_external as is_known_external
+from .network import is_loopback as is_loopback
+from .network import offline_context as offline_context
+from .network import offline_problems as offline_problems
+from .network import offline_proxy as offline_proxy
+from .server import REPO_ROOT as REPO_ROOT
+from .server import SERVER_TIMEOUT_S as SERVER_TIMEOUT_S
+from .server import AppServer as AppServer
+from .server import copy_repo as copy_repo
+from .server import free_port as free_port
+from .server import server_environment as server_environment
 
 if TYPE_CHECKING:  # playwright is imported lazily: the tests skip cleanly without it
-    from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, WebSocket
+    from playwright.sync_api import Locator, Page
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("PENALTY_GUIDE_CHROMIUM", "/usr/bin/chromium")  # Debian's
 # --liftoff-only: V8 compiles the Flutter client's WebAssembly with its baseline compiler only, not
 # again with its optimising one: a third less browser CPU per test here, the same behaviour.
@@ -48,7 +56,6 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 BOOT_TIMEOUT_MS = 45_000  # Flutter boot: 3-10 s here, more on a loaded CI machine
 STEP_TIMEOUT_MS = 15_000  # one interaction: a tap and the screen it leads to
-SERVER_TIMEOUT_S = 60.0
 
 
 def missing_browser() -> str | None:
@@ -60,285 +67,13 @@ def missing_browser() -> str | None:
     return None
 
 
-# -- the network ----------------------------------------------------------------------------
-
-LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
-# URLs that never reach a network: the page's own inline data.
-LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}
-
-
-def is_loopback(url: str) -> bool:
-    """True for a URL that stays on this machine (127.0.0.1 / localhost) or never leaves
-    the page (data:, blob:, about:)."""
-    parts = urlsplit(url)
-    if parts.scheme in LOCAL_SCHEMES:
-        return True
-    return (parts.hostname or "") in LOOPBACK_HOSTS
-
-
-# Flet 1.0.5's web client asks for the Rive runtime from a CDN whatever the app does; the
-# request fails harmlessly offline (seen here; the team's notes on Flet 1.0.5 say so too).
-# Nothing else may leave.
-KNOWN_EXTERNAL = (re.compile(r"^https://cdn\.jsdelivr\.net/npm/@rive-app/.+/rive_native\.js$"),)
-
-
-def is_known_external(url: str) -> bool:
-    return any(pattern.match(url) for pattern in KNOWN_EXTERNAL)
-
-
-# Flutter web asks for a Noto (or Roboto) fallback font when text holds a character that
-# none of the loaded fonts covers. With Flet's no_cdn these requests go to local paths such
-# as /assets/fonts/notosansjp/v53/<hash>.116.woff2 (404 here); otherwise to
-# fonts.gstatic.com. Flet's own /assets/fonts/roboto.woff2 (its default font, listed in
-# FontManifest.json) is not a fallback: fallback fonts live in a <family>/v<N>/ directory.
-FALLBACK_FONT_PATH = re.compile(r"/fonts/[a-z0-9]+/v\d+/[^/]+\.(?:woff2?|ttf|otf)$", re.I)
-FALLBACK_FONT_HOSTS = {"fonts.gstatic.com", "fonts.googleapis.com"}
-
-
-def is_fallback_font(url: str) -> bool:
-    parts = urlsplit(url)
-    return (parts.hostname or "") in FALLBACK_FONT_HOSTS or bool(
-        FALLBACK_FONT_PATH.search(parts.path)
-    )
-
-
-def fallback_font_requests(urls: Iterable[str]) -> list[str]:
-    """The fallback-font detector: every URL that is Flutter asking for a fallback font, i.e.
-    proof that some glyph did not come from the bundled font."""
-    return sorted({url for url in urls if is_fallback_font(url)})
-
-
-class DeadProxy:
-    """A loopback port that refuses every connection: the proxy of every test context, so
-    that a non-loopback request or WebSocket fails inside Chromium, before it leaves the
-    machine. The socket is bound and never listens (a connection gets a reset at once); it is
-    held for the life of the process, so no other server can take the port."""
-
-    def __init__(self) -> None:
-        self._socket: socket.socket | None = None
-
-    @property
-    def server(self) -> str:
-        if self._socket is None:
-            self._socket = socket.socket()
-            self._socket.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{self._socket.getsockname()[1]}"
-
-
-DEAD_PROXY = DeadProxy()
-
-
-def offline_proxy() -> dict[str, str]:
-    """A context's proxy settings that leave only loopback: every other request and WebSocket
-    goes to DEAD_PROXY, which refuses it."""
-    return {"server": DEAD_PROXY.server, "bypass": ",".join(sorted(LOOPBACK_HOSTS | {"[::1]"}))}
-
-
-def offline_context(browser: Browser, **options: object) -> BrowserContext:
-    """A browser context whose only way out is loopback (offline_proxy). Unlike a Playwright
-    route, this pauses no request on its way (a route sends each of a Flutter page's requests
-    through the test's Python, and turns the HTTP cache off)."""
-    return browser.new_context(service_workers="block", proxy=offline_proxy(), **options)  # type: ignore[arg-type]
-
-
-@dataclass
-class NetworkLog:
-    """Everything a browser context asked for, from Chromium's own network events. In an
-    `offline_context` a non-loopback request or WebSocket fails before it leaves the machine;
-    each one that failed is recorded in `blocked` as well."""
-
-    requests: list[str] = field(default_factory=list)  # every request the pages made
-    blocked: list[str] = field(default_factory=list)  # non-loopback, failed (refused)
-    why: dict[str, str] = field(default_factory=dict)  # a blocked request's error, by URL
-    websockets: list[str] = field(default_factory=list)  # every WebSocket opened
-
-    def attach(self, context: BrowserContext) -> None:
-        context.on("request", self._on_request)
-        context.on("requestfailed", self._on_request_failed)
-        context.on("page", self._watch_page)
-        for page in context.pages:
-            self._watch_page(page)
-
-    def _on_request(self, request: Request) -> None:
-        self.requests.append(request.url)
-
-    def _on_request_failed(self, request: Request) -> None:
-        if not is_loopback(request.url):
-            self.blocked.append(request.url)
-            self.why[request.url] = request.failure or ""
-
-    def _watch_page(self, page: Page) -> None:
-        page.on("websocket", self._on_websocket)
-
-    def _on_websocket(self, ws: WebSocket) -> None:
-        self.websockets.append(ws.url)
-        if not is_loopback(ws.url):
-            ws.on("socketerror", lambda _error: self._websocket_failed(ws.url))
-            ws.on("close", lambda _ws: self._websocket_failed(ws.url))
-
-    def _websocket_failed(self, url: str) -> None:
-        if url not in self.blocked:
-            self.blocked.append(url)
-
-    def all_urls(self) -> list[str]:
-        return [*self.requests, *self.blocked, *self.websockets]
-
-    def external(self) -> list[str]:
-        """Every non-loopback URL attempted, known or not."""
-        return sorted({url for url in self.all_urls() if not is_loopback(url)})
-
-    def unexpected_external(self) -> list[str]:
-        return [url for url in self.external() if not is_known_external(url)]
-
-    def fallback_fonts(self) -> list[str]:
-        return fallback_font_requests(self.all_urls())
-
-
-def offline_problems(log: NetworkLog) -> list[str]:
-    """What breaks the offline promise in `log`, as readable lines (empty when all is well)."""
-    problems = [f"external request: {url}" for url in log.unexpected_external()]
-    problems += [
-        f"fallback font requested (a glyph missing from the bundled font): {url}"
-        for url in log.fallback_fonts()
-    ]
-    return problems
-
-
-# -- the app server -------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def server_environment() -> dict[str, str]:
-    """The server's environment: no display (flet then serves the web client without trying
-    to open a browser), and no FLET_* setting of the caller that would move the port or the
-    assets."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FLET_")}
-    for key in ("DISPLAY", "WAYLAND_DISPLAY"):
-        env.pop(key, None)
-    # With a display prefix set flet prints the URL instead of opening a browser (WSL has
-    # no DISPLAY check), and the line doubles as a start-up message in the log.
-    env["FLET_DISPLAY_URL_PREFIX"] = "App URL:"
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
-class AppServer:
-    """`python main.py --web --port N` in `root` (or another `script` taking the same
-    arguments), its output in a log file; `extra_env` adds to or overrides its environment (a
-    data folder of its own: PENALTY_GUIDE_DATA_DIR)."""
-
-    def __init__(
-        self,
-        root: Path,
-        log_path: Path,
-        port: int | None = None,
-        extra_env: dict[str, str] | None = None,
-        *,
-        script: str = "main.py",
-    ) -> None:
-        self.root = root
-        self.port = port or free_port()
-        self.log_path = log_path
-        self.extra_env = extra_env or {}  # on top of server_environment() (a data folder, …)
-        self.script = script
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return ""
-
-    def start(self, timeout: float = SERVER_TIMEOUT_S) -> AppServer:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, self.script, "--web", "--port", str(self.port)],
-                cwd=self.root,
-                env={**server_environment(), **self.extra_env},
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: stop() ends all of it
-            )
-        self._wait_until_serving(timeout)
-        return self
-
-    def _wait_until_serving(self, timeout: float) -> None:
-        assert self.process is not None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"the app server exited with {self.process.returncode} before serving:\n"
-                    + self.log()
-                )
-            try:
-                with urllib.request.urlopen(self.base_url + "/", timeout=2) as response:
-                    if response.status == 200 and b"flutter" in response.read().lower():
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(
-            f"the app server did not serve {self.base_url} in {timeout:.0f} s:\n{self.log()}"
-        )
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
-COPY_IGNORE = shutil.ignore_patterns(
-    ".git",
-    ".venv",
-    "venv",
-    "__pycache__",
-    "*.pyc",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".hypothesis",
-    "build",
-    "screenshots",
-    "*.egg-info",
-    "bench",
-)
-
-
-def copy_repo(destination: Path, without: Iterable[str] = ()) -> Path:
-    """A scratch copy of the repository (sources and assets only), minus `without` (paths
-    relative to the root)."""
-    shutil.copytree(REPO_ROOT, destination, ignore=COPY_IGNORE)
-    for relative in without:
-        target = destination / relative
-        if target.is_dir():
-            shutil.rmtree(target)
-        else:
-            target.unlink()
-    return destination
-
-
 # -- a Flutter web page -----------------------------------------------------------------------
 
+
+# Two animation frames, then a task (FlutterApp.drawn).
+DRAWN_JS = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50))))"""
+DRAWN_QUIET_S = 0.15  # since the page's last WebSocket frame
 
 # Whether an element (a Flutter text field's accessibility node) holds the browser's focus.
 HAS_FOCUS = "(e) => e === document.activeElement || e.contains(document.activeElement)"
@@ -383,6 +118,23 @@ class FlutterApp:
         self.page.reload(wait_until="load", timeout=BOOT_TIMEOUT_MS)
         self._enable_semantics()
         return self
+
+    def resize(self, size: str) -> FlutterApp:
+        """The window becomes `size` (a laptop window resized, a phone turned): the app lays
+        its screen out again, as it does for a judge, without a new start."""
+        width, height = SIZES[size]
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.size = size
+        return self
+
+    def drawn(self) -> None:
+        """Until the server's last update is drawn: the WebSocket quiet for a moment (at most
+        1 s), then two animation frames and a task. Flutter lays a text out in its frame and
+        asks for any fallback font it needs in a task right after."""
+        deadline = time.monotonic() + 1.0
+        while self.traffic.quiet_for() < DRAWN_QUIET_S and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
+        self.page.evaluate(DRAWN_JS)
 
     def _enable_semantics(self) -> None:
         """Flutter draws on a canvas; its accessibility tree (the DOM the locators read)

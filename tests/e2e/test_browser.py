@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -30,14 +31,13 @@ from .harness import (
     FlutterApp,
     NetworkLog,
     copy_repo,
-    fallback_font_requests,
     is_fallback_font,
     is_known_external,
     missing_browser,
     offline_context,
     y_positions,
 )
-from .layouts import PAIR, layouts
+from .layouts import LOCALES, PAIR, in_turn, variant
 
 pytestmark = pytest.mark.browser
 
@@ -233,9 +233,13 @@ def test_browse_category_section_infraction_and_read_its_penalty(
 # -- the infraction finder ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
+def pair_in_turn(open_app) -> Iterator[tuple[FlutterApp, str, str]]:
+    """A Japanese phone, then an English desktop, in one start (layouts.in_turn)."""
+    return in_turn(lambda size, lang: open_app(size, LOCALES[lang]), PAIR, "/")
+
+
 def test_the_finder_leads_from_a_question_to_the_infraction(
-    open_app, regulation: Regulation, size: str, lang: str, locale: str
+    open_app, regulation: Regulation
 ) -> None:
     """Late for the round: three taps from "what is it about?" to the tardiness entry."""
     finder = load_finder(regulation)
@@ -245,22 +249,23 @@ def test_the_finder_leads_from_a_question_to_the_infraction(
         if leaf.steps[0].node is finder.root
     )
     item = infraction(regulation, "not-seated-5-minutes")
-    app = open_app(size, locale)
-    assert_tiers_shown(app, lang)
-    navigate_to(app, S.NAV_FINDER, lang)
-    for number, step in enumerate(leaf.steps, 1):
-        app.wait_for(app.text(step.node.question.pick(lang)))
-        if number > 1:  # the answers so far, each a way back to its question
-            app.wait_for(app.button(containing(leaf.steps[number - 2].option.label.pick(lang))))
-        app.screenshot(f"{lang}-finder-{number}")
-        app.tap(app.button(containing(step.option.label.pick(lang))))
-    assert_infraction_screen(app, item, lang)
-    app.screenshot(f"{lang}-finder-result")
+    for app, lang, name in pair_in_turn(open_app):
+        with variant(name):
+            assert_tiers_shown(app, lang)
+            navigate_to(app, S.NAV_FINDER, lang)
+            for number, step in enumerate(leaf.steps, 1):
+                app.wait_for(app.text(step.node.question.pick(lang)))
+                if number > 1:  # the answers so far, each a way back to its question
+                    before = leaf.steps[number - 2].option.label.pick(lang)
+                    app.wait_for(app.button(containing(before)))
+                app.screenshot(f"{lang}-finder-{number}")
+                app.tap(app.button(containing(step.option.label.pick(lang))))
+            assert_infraction_screen(app, item, lang)
+            app.screenshot(f"{lang}-finder-result")
 
 
-@pytest.mark.parametrize(("size", "lang", "locale"), layouts(PAIR))
 def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
-    open_app, regulation: Regulation, size: str, lang: str, locale: str
+    open_app, regulation: Regulation
 ) -> None:
     """Issue 19: "one of them simply conceded" says it is no infraction, on the question's page."""
     finder = load_finder(regulation)
@@ -268,20 +273,21 @@ def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
     assert node is not None
     (option,) = [o for o in node.options if o.none is not None]
     path = finder.path_to(node.id)
-    app = open_app(size, locale)
-    assert_tiers_shown(app, lang)
-    navigate_to(app, S.NAV_FINDER, lang)
-    for step in path:
-        app.wait_for(app.text(step.node.question.pick(lang)))
-        app.tap(app.button(containing(step.option.label.pick(lang))))
-    app.wait_for(app.text(node.question.pick(lang)))
-    app.wait_for(app.text(option.label.pick(lang)))
-    app.wait_for(app.text(option.none.text.pick(lang)))
-    app.wait_for(app.text(ui(S.FINDER_NO_INFRACTION, lang)))
-    # The other answers still follow it, on the screen (the card pushed nothing off).
-    last = node.options[-1]
-    app.wait_for(app.button(containing(last.label.pick(lang))))
-    app.screenshot(f"{lang}-finder-no-infraction")
+    for app, lang, name in pair_in_turn(open_app):
+        with variant(name):
+            assert_tiers_shown(app, lang)
+            navigate_to(app, S.NAV_FINDER, lang)
+            for step in path:
+                app.wait_for(app.text(step.node.question.pick(lang)))
+                app.tap(app.button(containing(step.option.label.pick(lang))))
+            app.wait_for(app.text(node.question.pick(lang)))
+            app.wait_for(app.text(option.label.pick(lang)))
+            app.wait_for(app.text(option.none.text.pick(lang)))
+            app.wait_for(app.text(ui(S.FINDER_NO_INFRACTION, lang)))
+            # The other answers still follow it, on the screen (the card pushed nothing off).
+            last = node.options[-1]
+            app.wait_for(app.button(containing(last.label.pick(lang))))
+            app.screenshot(f"{lang}-finder-no-infraction")
 
 
 # -- search -------------------------------------------------------------------------------------
@@ -538,16 +544,6 @@ def test_the_recorder_blocks_and_records_external_requests(browser, app_server: 
     assert not is_fallback_font("http://127.0.0.1:1/fonts/ipaexg.ttf")
 
 
-def wait_for_fallback_fonts(network: NetworkLog, timeout_s: float = 20.0) -> list[str]:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        found = fallback_font_requests(network.all_urls())
-        if found:
-            return found
-        time.sleep(0.2)
-    return []
-
-
 def test_without_the_bundled_font_the_fallback_detector_fires(open_app, tmp_path) -> None:
     """Proof that the fallback-font check can fail: the same app, its Japanese font removed."""
     root = copy_repo(tmp_path / "app", without=["assets/fonts/ipaexg.ttf"])
@@ -555,11 +551,15 @@ def test_without_the_bundled_font_the_fallback_detector_fires(open_app, tmp_path
     try:
         app = open_app("phone", "ja-JP", server=server, offline_check=False)
         assert_tiers_shown(app, "ja")  # the accessibility tree does not need the font
-        found = wait_for_fallback_fonts(app.network)
+        # No more than what every test's teardown waits before its offline check (open_app):
+        # the screen drawn. The fallback-font request is seen by then, so that check bites.
+        app.drawn()
+        found = app.network.fallback_fonts()
         app.screenshot("ja-tiers-without-font")
         assert found, (
-            "without assets/fonts/ipaexg.ttf Flutter should have asked for fallback fonts; "
-            f"requests seen: {sorted(set(app.network.all_urls()))}"
+            "without assets/fonts/ipaexg.ttf Flutter should have asked for fallback fonts by the"
+            " time its first screen was drawn; requests seen:"
+            f" {sorted(set(app.network.all_urls()))}"
         )
         assert app.network.unexpected_external() == []
     finally:

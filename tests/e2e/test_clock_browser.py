@@ -144,14 +144,8 @@ def test_six_destinations_fit_a_phone_at_the_largest_text_in_the_dark(
     open_app, regulation: Regulation, lang: str, locale: str
 ) -> None:
     start_next_round(regulation, minutes_ago=46)  # under five minutes left
-    first = open_app("phone", locale, "/clock")
-    # The judge's stored settings, read by a new tab (a reload would rejoin the live session).
-    first.page.context.add_init_script(
-        "localStorage.setItem('flutter.text_scale', JSON.stringify('1.75'));"
-        "localStorage.setItem('flutter.theme', JSON.stringify('dark'));"
-    )
-    app = FlutterApp(first.page.context.new_page(), first.base_url, "phone", first.network)
-    app.open("/clock")
+    # The judge's stored settings (largest text, dark), read as the tab starts: one start.
+    app = open_app("phone", locale, "/clock", settings={"text_scale": "1.75", "theme": "dark"})
     app.wait_for(app.text(re.compile(re.escape(ui(S.CLOCK_LEFT_5, lang)))))
     tabs = [app.tab(ui(message, lang)) for message in (S.NAV_TIERS, S.NAV_LOG, S.NAV_CLOCK)]
     for tab in tabs:
@@ -191,7 +185,7 @@ def test_no_round_yet_the_settings_and_a_record_made_during_a_call(
         app.screenshot(f"{lang}-clock-settings")
 
         # A record made during a call: the record page offers to stop the stopwatch.
-        app.open("/infractions/drew-extra-cards")
+        app.go("/infractions/drew-extra-cards")  # in the same session, as a link would
         app.tap(app.button(ui(S.RECORD_THIS, lang)))
         name = field(app, ui(S.PLAYER_NAME, lang))
         app.wait_for(name)

@@ -16,7 +16,7 @@ from views import strings as S
 
 from .harness import FlutterApp
 from .layout import assert_laid_out
-from .layouts import PAIR, layouts
+from .layouts import PAIR, in_turn, variant
 from .test_browser import infraction, ui
 
 pytestmark = pytest.mark.browser
@@ -41,13 +41,21 @@ def value_of(app: FlutterApp, box: Locator) -> str:
     return box.first.input_value()
 
 
-@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
-def test_the_finder_answers_the_edit_that_opened_it(
-    open_app, regulation: Regulation, size: str, lang: str
-) -> None:
+def test_the_finder_answers_the_edit_that_opened_it(open_app, regulation: Regulation) -> None:
+    """On a Japanese phone, then an English desktop, in one start (layouts.in_turn)."""
+
+    def start(size: str, lang: str) -> FlutterApp:
+        return open_app(size, LOCALES[lang], f"/infractions/{DREW}", settings={"language": lang})
+
+    for app, lang, name in in_turn(start, PAIR, f"/infractions/{DREW}"):
+        with variant(name):
+            edit_through_the_finder(app, regulation, lang)
+
+
+def edit_through_the_finder(app: FlutterApp, regulation: Regulation, lang: str) -> None:
     drew, slow = infraction(regulation, DREW), infraction(regulation, SLOW)
-    player = f"編集 {size} {lang}"
-    app = open_app(size, LOCALES[lang], f"/infractions/{DREW}", settings={"language": lang})
+    player = f"編集 {app.size} {lang}"
+    app.wait_for(app.button(ui(S.RECORD_THIS, lang)))
     app.tap(app.button(ui(S.RECORD_THIS, lang)))
     name_box = field(app, ui(S.PLAYER_NAME, lang))
     app.wait_for(name_box)

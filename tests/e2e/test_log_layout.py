@@ -7,8 +7,10 @@ a damaged log file set aside (its banner), a log that cannot be opened (the faul
 Japanese and English, on a phone (390×844) and a desktop (1280×800), at the default text size
 in the light theme and at 175 % in the dark one.
 
-One server per state of the data folder, shared by the module; one browser page per variant,
-moved from screen to screen inside the app (FlutterApp.go), so the whole sweep stays short.
+One server per state of the data folder, shared by the module; one browser page per pair of
+layouts sharing their stored settings (the second reached by switching the language in the app
+bar and resizing the window: layouts.next_layout), moved from screen to screen inside the app
+(FlutterApp.go), so the whole sweep stays short.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from views import strings as S
 
 from .harness import HAS_FOCUS, REPO_ROOT, SIZES, AppServer, FlutterApp
 from .layout import assert_laid_out
-from .layouts import LOCALES, OTHER_PAIR, PAIR, layouts
+from .layouts import LOCALES, OTHER_PAIR, PAIR, in_turn, layouts, variant
 from .test_browser import search_for, ui
 
 pytestmark = pytest.mark.browser
@@ -130,13 +132,9 @@ def unusable_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     yield from server_for(base / "data", base / "unusable-server.log")
 
 
-# (size, language, stored settings): the light theme at the default size for the pair, the dark
-# one at 175 % for the other two layouts.
+# The light theme at the default size for the pair, the dark one at 175 % for the other two
+# layouts.
 DARK_175 = {"theme": "dark", "text_scale": "1.75"}
-VARIANTS = [
-    *(pytest.param(size, lang, {}, id=f"{size}-{lang}") for size, lang in PAIR),
-    *(pytest.param(s, lang, DARK_175, id=f"{s}-{lang}-175-dark") for s, lang in OTHER_PAIR),
-]
 
 # The screens this issue changed, kept as tests/e2e/screenshots/<size>-<lang>[-175-dark]-<name>.
 SCREENSHOTS = {
@@ -186,13 +184,42 @@ def sweep(
     return failures
 
 
-@pytest.mark.parametrize(("size", "lang", "settings"), VARIANTS)
+def variants_in_turn(
+    open_app, server: AppServer, runs: tuple[tuple[str, str], ...], settings: dict[str, str]
+) -> Iterator[tuple[FlutterApp, str, str]]:
+    """One start for the layouts of `runs` in turn (layouts.in_turn), each first at the log."""
+    return in_turn(
+        lambda size, lang: open_variant(open_app, server, size, lang, settings),
+        runs,
+        "/log",
+        "-175-dark" if settings else "",
+    )
+
+
+# The layouts a start covers in turn, and the stored settings they share.
+RUNS = [
+    pytest.param(PAIR, {}, id="phone-ja+desktop-en"),
+    pytest.param(OTHER_PAIR, DARK_175, id="phone-en+desktop-ja-175-dark"),
+]
+
+
+@pytest.mark.parametrize(("runs", "settings"), RUNS)
 def test_every_screen_of_the_log_is_laid_out(
-    open_app, log_server: AppServer, seeded: Seeded, size: str, lang: str, settings: dict
+    open_app, log_server: AppServer, seeded: Seeded, runs: tuple, settings: dict
 ) -> None:
-    app = open_variant(open_app, log_server, size, lang, settings)
-    app.wait_for(app.text(ui(S.LOG_TITLE, lang)))
-    assert_laid_out(app, "the log")
+    failures: list[str] = []
+    for app, lang, name in variants_in_turn(open_app, log_server, runs, settings):
+        found = sweep_the_log(app, seeded, lang, settings)
+        failures += [f"[{name}] {failure}" for failure in found]
+    assert not failures, "\n".join(failures)
+
+
+def sweep_the_log(app: FlutterApp, seeded: Seeded, lang: str, settings: dict) -> list[str]:
+    try:
+        app.wait_for(app.text(ui(S.LOG_TITLE, lang)))
+        assert_laid_out(app, "the log")
+    except AssertionError as exc:
+        return [str(exc)]
     arrived = str(int(datetime.now().timestamp()))
     screens: list[tuple[str, str, Shown]] = [
         ("a record", f"/log/records/{seeded.first}", text(ui(S.RECORD_SLIP, lang))),
@@ -213,65 +240,81 @@ def test_every_screen_of_the_log_is_laid_out(
         ("the log again", "/log", text(ui(S.LOG_TITLE, lang))),
     ]
     shots = lang + ("-175-dark" if settings else "")
-    failures = sweep(app, screens, shots)
-    assert not failures, "\n".join(failures)
+    return sweep(app, screens, shots)
 
 
-@pytest.mark.parametrize(("size", "lang", "settings"), VARIANTS[:2] + VARIANTS[3:])
+# The damaged and unusable logs: the pair in turn, and the Japanese desktop at 175 % in the dark.
+FAULT_RUNS = [RUNS[0], pytest.param(OTHER_PAIR[1:], DARK_175, id="desktop-ja-175-dark")]
+
+
+@pytest.mark.parametrize(("runs", "settings"), FAULT_RUNS)
 def test_an_empty_log_after_a_damaged_file_shows_its_banner_laid_out(
-    open_app, damaged_server: AppServer, size: str, lang: str, settings: dict
+    open_app, damaged_server: AppServer, runs: tuple, settings: dict
 ) -> None:
-    app = open_variant(open_app, damaged_server, size, lang, settings)
-    app.wait_for(app.text(re.compile(re.escape(ui(S.LOG_RECOVERED, lang).split("{")[0]))))
-    app.wait_for(app.text(ui(S.LOG_EMPTY, lang)))
-    assert_laid_out(app, "the empty log with the set-aside banner")
-    failures = sweep(
-        app,
-        [
-            (
-                "the form, banner",
-                "/log/new?infraction=drew-extra-cards",
-                field(ui(S.PLAYER_NAME, lang)),
-            ),
-            ("the tournament, empty", "/log/event", text(ui(S.EVENT_SETTINGS, lang))),
-        ],
-    )
+    failures: list[str] = []
+    for app, lang, name in variants_in_turn(open_app, damaged_server, runs, settings):
+        with variant(name):
+            recovered = ui(S.LOG_RECOVERED, lang).split("{")[0]
+            app.wait_for(app.text(re.compile(re.escape(recovered))))
+            app.wait_for(app.text(ui(S.LOG_EMPTY, lang)))
+            assert_laid_out(app, "the empty log with the set-aside banner")
+        found = sweep(
+            app,
+            [
+                (
+                    "the form, banner",
+                    "/log/new?infraction=drew-extra-cards",
+                    field(ui(S.PLAYER_NAME, lang)),
+                ),
+                ("the tournament, empty", "/log/event", text(ui(S.EVENT_SETTINGS, lang))),
+            ],
+        )
+        failures += [f"[{name}] {failure}" for failure in found]
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize(("size", "lang", "settings"), VARIANTS[:2] + VARIANTS[3:])
+@pytest.mark.parametrize(("runs", "settings"), FAULT_RUNS)
 def test_a_log_that_cannot_be_opened_shows_its_fault_laid_out(
-    open_app, unusable_server: AppServer, size: str, lang: str, settings: dict
+    open_app, unusable_server: AppServer, runs: tuple, settings: dict
 ) -> None:
-    app = open_variant(open_app, unusable_server, size, lang, settings)
-    app.wait_for(app.text(ui(S.LOG_UNAVAILABLE, lang)))
-    assert_laid_out(app, "the log's fault screen")
-    failures = sweep(
-        app,
-        [
-            (
-                "the form, fault",
-                "/log/new?infraction=drew-extra-cards",
-                text(ui(S.LOG_UNAVAILABLE, lang)),
-            ),
-            ("a record, fault", "/log/records/x", text(ui(S.LOG_UNAVAILABLE, lang))),
-        ],
-    )
+    failures: list[str] = []
+    for app, lang, name in variants_in_turn(open_app, unusable_server, runs, settings):
+        with variant(name):
+            app.wait_for(app.text(ui(S.LOG_UNAVAILABLE, lang)))
+            assert_laid_out(app, "the log's fault screen")
+        found = sweep(
+            app,
+            [
+                (
+                    "the form, fault",
+                    "/log/new?infraction=drew-extra-cards",
+                    text(ui(S.LOG_UNAVAILABLE, lang)),
+                ),
+                ("a record, fault", "/log/records/x", text(ui(S.LOG_UNAVAILABLE, lang))),
+            ],
+        )
+        failures += [f"[{name}] {failure}" for failure in found]
     assert not failures, "\n".join(failures)
 
 
 # -- deleting (issue 20, item 1) ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
+@pytest.mark.parametrize(("runs", "settings"), RUNS[:1])
 def test_delete_confirm_cancel_escape_undo_and_restore_from_the_deleted_list(
-    open_app, log_server: AppServer, seeded: Seeded, size: str, lang: str
+    open_app, log_server: AppServer, seeded: Seeded, runs: tuple, settings: dict
 ) -> None:
     """The dialog closes every time (confirm, cancel, Escape), the message offers an undo, a
     deleted record's page is laid out with its restore button in reach, and the log's list of
-    deleted records restores it."""
+    deleted records restores it. On a Japanese phone, then an English desktop (one start)."""
+    for app, lang, name in variants_in_turn(open_app, log_server, runs, settings):
+        with variant(name):
+            delete_undo_and_restore(app, seeded, lang)
+
+
+def delete_undo_and_restore(app: FlutterApp, seeded: Seeded, lang: str) -> None:
+    size = app.size
     record_id = seeded.to_delete[size]
-    app = open_variant(open_app, log_server, size, lang, {})
     app.go(f"/log/records/{record_id}")
     app.wait_for(app.text(ui(S.RECORD_SLIP, lang)))
     question = app.text(ui(S.RECORD_DELETE_CONFIRM, lang))
@@ -358,11 +401,17 @@ def test_after_search_and_record_this_penalty_typing_lands_in_the_name_field(
 # -- the player's tournament on the form, removing a round (items 7 and 9) ---------------------
 
 
-@pytest.mark.parametrize(("size", "lang"), layouts(PAIR, locale=False))
+@pytest.mark.parametrize(("runs", "settings"), RUNS[:1])
 def test_the_form_shows_the_players_tournament_and_removing_a_round_asks(
-    open_app, log_server: AppServer, size: str, lang: str
+    open_app, log_server: AppServer, runs: tuple, settings: dict
 ) -> None:
-    app = open_variant(open_app, log_server, size, lang, {})
+    """On a Japanese phone, then an English desktop, in one start."""
+    for app, lang, name in variants_in_turn(open_app, log_server, runs, settings):
+        with variant(name):
+            the_players_tournament_and_removing_a_round(app, lang)
+
+
+def the_players_tournament_and_removing_a_round(app: FlutterApp, lang: str) -> None:
     app.go("/log/new?infraction=unintentional-slow-play")
     name_box = field(ui(S.PLAYER_NAME, lang))(app)
     app.wait_for(name_box)
