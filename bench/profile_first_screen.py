@@ -237,6 +237,13 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(args.loads if args.trace else 0):
                     for name, url in urls.items():
                         traced[name].append(trace_load(browser, url, target))
+                        window, cpu = traced[name][-1]
+                        print(  # as it goes: a long run on a loaded machine shows its progress
+                            f"  {name:9} {window:6.0f} ms, main thread"
+                            f" {cpu.get('CrRendererMain', 0.0):4.0f} ms,"
+                            f" all threads {sum(cpu.values()):4.0f} ms",
+                            flush=True,
+                        )
                 for _ in range(0 if args.trace else args.loads):
                     for name, url in urls.items():
                         profile, socket, first = profile_load(browser, url, target)
