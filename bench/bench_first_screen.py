@@ -17,8 +17,8 @@ the page asks for the session's WebSocket (Flutter has booted): the time from th
 first screen is the part the app decides, printed beside the totals, which the boot's noise
 (the wasm and the 6 MB font on a loaded machine) dominates.
 
-    .venv/bin/python bench/bench_first_screen.py            # 9 loads each
-    .venv/bin/python bench/bench_first_screen.py --loads 15
+    .venv/bin/python bench/bench_first_screen.py     # 3 runs of 9 loads each (~2-3 min quiet)
+    .venv/bin/python bench/bench_first_screen.py --runs 1 --loads 15
     .venv/bin/python bench/bench_first_screen.py --against ../main   # + another checkout
 
 With --against, a third server runs the other checkout's app (its own main.py, with this
@@ -26,7 +26,11 @@ venv) and the three are loaded in turn (rotated each round), so a change is comp
 the code before it under the same load; its ratio to the same hello-world is printed too.
 
 The machine's load moves both numbers; the ratio of medians over alternating loads is the
-figure (docs/performance.md). Needs /usr/bin/chromium and playwright (the test extra).
+figure (docs/performance.md). Each run prints its ratio of medians and, as its spread, the
+ratios of the loads of one round (which met the same load): their median, quartiles and range.
+The runs follow one another on the same servers and browser; the last line gives the ratio over
+all loads and each run's, so that one lucky run is not mistaken for the figure.
+Needs /usr/bin/chromium and playwright (the test extra).
 """
 
 from __future__ import annotations
@@ -179,9 +183,60 @@ def first_screen_ms(browser: object, url: str, target: str) -> tuple[float, floa
         context.close()
 
 
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """The lower quartile, the median and the upper quartile."""
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    low, middle, high = statistics.quantiles(values, n=4, method="inclusive")
+    return low, middle, high
+
+
+def measure(
+    browser: object, urls: dict[str, str], target: str, loads: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """`loads` rounds, each loading every page once in turn (rotated each round): per page, the
+    totals and the times from the WebSocket, in round order."""
+    times: dict[str, list[float]] = {name: [] for name in urls}
+    after_socket: dict[str, list[float]] = {name: [] for name in urls}
+    names = list(urls)
+    for i in range(loads):
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            total, after = first_screen_ms(browser, urls[name], target)
+            times[name].append(total)
+            after_socket[name].append(after)
+    return times, after_socket
+
+
+def report_run(
+    run: int, times: dict[str, list[float]], after_socket: dict[str, list[float]]
+) -> dict[str, float]:
+    """One run's lines; returns its ratio of medians per page (against the hello-world)."""
+    print(f"run {run}  (load average {os.getloadavg()[0]:.1f})")
+    for name, values in times.items():
+        print(
+            f"  {name:5}  median {statistics.median(values):6.0f} ms"
+            f"   from the WebSocket {statistics.median(after_socket[name]):5.0f} ms   "
+            + " ".join(f"{v:.0f}" for v in values)
+        )
+    hello = statistics.median(times["hello"])
+    ratios: dict[str, float] = {}
+    for name in (name for name in times if name != "hello"):
+        ratios[name] = statistics.median(times[name]) / hello
+        # The same round's loads met the same load: their ratios show the spread.
+        paired = [a / h for a, h in zip(times[name], times["hello"], strict=True)]
+        low, middle, high = quartiles(paired)
+        print(
+            f"  ratio  {name} / hello-world {ratios[name]:.2f}× (medians);"
+            f" round by round median {middle:.2f}×, quartiles {low:.2f}–{high:.2f}×,"
+            f" range {min(paired):.2f}–{max(paired):.2f}×"
+        )
+    return ratios
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--loads", type=int, default=9, help="loads of each (default 9)")
+    parser.add_argument("--loads", type=int, default=9, help="loads of each per run (default 9)")
+    parser.add_argument("--runs", type=int, default=3, help="runs, one after another (default 3)")
     parser.add_argument("--against", type=Path, help="another checkout's app, loaded in turn")
     parser.add_argument("--serve-hello", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -199,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     ports = {"app": free_port(), "hello": free_port()}
     if args.against:
         ports["base"] = free_port()
+    runs: list[dict[str, float]] = []
+    pooled: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-first-screen-") as data:
         app = [sys.executable, "main.py", "--web", "--port"]
         servers = [
@@ -220,30 +277,24 @@ def main(argv: list[str] | None = None) -> int:
                 urls = {name: f"http://127.0.0.1:{port}/" for name, port in ports.items()}
                 for url in urls.values():  # warm-up: the servers' first sessions
                     first_screen_ms(browser, url, target)
-                times: dict[str, list[float]] = {name: [] for name in urls}
-                after_socket: dict[str, list[float]] = {name: [] for name in urls}
-                names = list(urls)
-                for i in range(args.loads):
-                    for name in names[i % len(names) :] + names[: i % len(names)]:
-                        total, after = first_screen_ms(browser, urls[name], target)
-                        times[name].append(total)
-                        after_socket[name].append(after)
+                for run in range(1, args.runs + 1):
+                    times, after_socket = measure(browser, urls, target, args.loads)
+                    runs.append(report_run(run, times, after_socket))
+                    for name, values in times.items():
+                        pooled.setdefault(name, []).extend(values)
                 browser.close()
         finally:
             for process in servers:
                 process.terminate()
                 process.wait(timeout=10)
-    for name, values in times.items():
+    hello = statistics.median(pooled["hello"])
+    for name in runs[0]:
+        per_run = [ratios[name] for ratios in runs]
         print(
-            f"{name:5}  median {statistics.median(values):6.0f} ms   "
-            + " ".join(f"{v:.0f}" for v in values)
+            f"{name} / hello-world: {statistics.median(pooled[name]) / hello:.2f}× over all"
+            f" {len(pooled[name])} loads (medians {statistics.median(pooled[name]):.0f} /"
+            f" {hello:.0f} ms); the runs: {', '.join(f'{r:.2f}×' for r in per_run)}"
         )
-    for name, values in after_socket.items():
-        print(f"{name:5}  from the WebSocket: median {statistics.median(values):6.0f} ms")
-    hello = statistics.median(times["hello"])
-    for name in (name for name in times if name != "hello"):
-        ratio = statistics.median(times[name]) / hello
-        print(f"ratio  {ratio:.2f}× ({name} / hello-world, medians of {args.loads} loads in turn)")
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
     return 0
 

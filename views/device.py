@@ -54,26 +54,31 @@ class Device:
         not answer in time (a tab that outlived a server restart never does) gets the
         defaults: the app starts regardless, and stored values that arrive later go to
         `late`."""
-        prefs = asyncio.ensure_future(self._read())
-        locales = asyncio.ensure_future(self._locales())
-        await asyncio.wait((prefs, locales), timeout=CLIENT_TIMEOUT)
-        if not prefs.done():
-            self._spawn(self._read_late(prefs, late))
-        return (
-            prefs.result() if prefs.done() else {},
-            locales.result() if locales.done() else [],
-        )
+        stored, locales = await self._in_time(late, languages=True)
+        return ({} if stored is None else stored), locales
 
     async def read(self, stored: Callable[[Stored], None]) -> None:
         """The stored settings alone, handed to `stored` when they come (a first view built
-        on the look the page sent waits for nothing): after CLIENT_TIMEOUT asked again, as
-        in `ask`."""
+        on the look the page sent waits for nothing): as `ask`, without the languages."""
+        values, _ = await self._in_time(stored, languages=False)
+        if values is not None:
+            stored(values)
+
+    async def _in_time(
+        self, late: Callable[[Stored], None], languages: bool
+    ) -> tuple[Stored | None, list[str]]:
+        """The stored settings (and the languages) that came within CLIENT_TIMEOUT; settings
+        that did not are None here, and are asked again and handed to `late` when they come.
+        Languages that did not come are none."""
         prefs = asyncio.ensure_future(self._read())
-        await asyncio.wait((prefs,), timeout=CLIENT_TIMEOUT)
-        if prefs.done():
-            stored(prefs.result())
-        else:
-            self._spawn(self._read_late(prefs, stored))
+        locales = asyncio.ensure_future(self._locales()) if languages else None
+        await asyncio.wait([f for f in (prefs, locales) if f is not None], timeout=CLIENT_TIMEOUT)
+        if not prefs.done():
+            self._spawn(self._read_late(prefs, late))
+        return (
+            prefs.result() if prefs.done() else None,
+            locales.result() if locales is not None and locales.done() else [],
+        )
 
     async def _read(self) -> Stored:
         values = await asyncio.gather(
