@@ -6,7 +6,9 @@ One app server (`main.py --web`, 127.0.0.1), Chromium as the browser tests launc
 (harness.CHROMIUM_ARGS). Each load is a browser test's start: a page, `goto`, the accessibility
 tree switched on, the app bar's title shown; then the page is closed. The ways are loaded in
 turn (ABBA…), so that each meets the same load (this machine is shared); the load average is
-printed before and after.
+printed before and after. Each load's CPU seconds (the whole process tree: Chromium's processes,
+Playwright's driver, the app server) are printed too: they move far less with the load than
+wall time does.
 
 - `route`: the recorder before this change: a new context with a Playwright route on every
   request (each request waits for the test's Python to let it through; a route also turns
@@ -60,7 +62,36 @@ def routed_context(browser, **options):  # the recorder before: every request th
     return context
 
 
-def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> float:
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) of the live processes under `root` (this bench's Chromium,
+    its renderers and GPU process, Playwright's driver, the app server), from Linux's /proc.
+    Read before a page closes, so its renderer is still counted."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+    total, frontier = 0, [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent:
+                total += ticks[pid]
+                frontier.append(pid)
+    return total / CLOCK_TICKS
+
+
+def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> tuple[float, float]:
+    """One page load of `way`: (seconds, CPU seconds of the process tree)."""
+    cpu = tree_cpu(os.getpid())
     start = time.perf_counter()
     width, height = SIZES[size]
     viewport = {"width": width, "height": height}
@@ -80,10 +111,11 @@ def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> fl
     app = FlutterApp(page, base_url, size, NetworkLog()).open("/")
     app.wait_for(app.heading(S.APP_TITLE if locale == "ja-JP" else "OCG Penalty Guide"))
     seconds = time.perf_counter() - start
+    cpu = tree_cpu(os.getpid()) - cpu
     page.close()
     if context is not None:
         context.close()
-    return seconds
+    return seconds, cpu
 
 
 def main() -> None:
@@ -109,17 +141,22 @@ def main() -> None:
                 )
                 print(f"load average before {os.getloadavg()[0]:.1f}")
                 times: dict[str, list[float]] = {way: [] for way in WAYS}
+                cpus: dict[str, list[float]] = {way: [] for way in WAYS}
                 for n in range(-1, args.loads):
                     for way in WAYS if n % 2 else WAYS[::-1]:  # ABBA: no order bias
-                        seconds = load(
+                        seconds, cpu = load(
                             browser, shared, way, server.base_url, args.size, args.locale
                         )
                         if n >= 0:
                             times[way].append(seconds)
+                            cpus[way].append(cpu)
                 print(f"load average after {os.getloadavg()[0]:.1f}")
                 for way, values in times.items():
                     spread = " ".join(f"{v:.2f}" for v in sorted(values))
                     print(f"{way:6s} median {statistics.median(values):.2f} s  ({spread})")
+                for way, values in cpus.items():
+                    spread = " ".join(f"{v:.2f}" for v in sorted(values))
+                    print(f"{way:6s} CPU median {statistics.median(values):.2f} s  ({spread})")
                 shared.close()
                 browser.close()
         finally:
