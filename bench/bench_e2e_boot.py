@@ -17,7 +17,9 @@ wall time does.
   refusing proxy;
 - `shared`: a new page in one persistent context (a profile on disk, offline the same way),
   its storage for the app's origin cleared first: the pages share Chromium's HTTP cache and
-  its cache of compiled code, which a fresh (incognito) context never has.
+  its cache of compiled code, which a fresh (incognito) context never has;
+- `warm`: what the browser tests do now (tests/e2e/profiles.py): a Chromium of its own per
+  page, on a new copy of the disk caches of an earlier load (caches only, nothing stored).
 """
 
 from __future__ import annotations
@@ -43,10 +45,12 @@ from tests.e2e.harness import (  # noqa: E402
     is_loopback,
     offline_context,
     offline_proxy,
+    warm_context,
 )
+from tests.e2e.profiles import WarmProfiles  # noqa: E402
 from views import strings as S  # noqa: E402
 
-WAYS = ("route", "proxy", "shared")
+WAYS = ("route", "proxy", "shared", "warm")
 
 
 def routed_context(browser, **options):  # the recorder before: every request through Python
@@ -66,9 +70,9 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def tree_cpu(root: int) -> float:
-    """CPU seconds (user + system) of the live processes under `root` (this bench's Chromium,
-    its renderers and GPU process, Playwright's driver, the app server), from Linux's /proc.
-    Read before a page closes, so its renderer is still counted."""
+    """CPU seconds (user + system) of the processes under `root` (this bench's Chromium, its
+    renderers and GPU process, Playwright's driver, the app server), from Linux's /proc, those
+    that ended and were reaped by a live parent included (a closed page's renderer)."""
     parents: dict[int, int] = {}
     ticks: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
@@ -78,7 +82,7 @@ def tree_cpu(root: int) -> float:
             except (OSError, IndexError):
                 continue
             parents[int(entry.name)] = int(fields[1])
-            ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+            ticks[int(entry.name)] = sum(int(v) for v in fields[11:15])
     total, frontier = 0, [root]
     while frontier:
         parent = frontier.pop()
@@ -89,8 +93,10 @@ def tree_cpu(root: int) -> float:
     return total / CLOCK_TICKS
 
 
-def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> tuple[float, float]:
-    """One page load of `way`: (seconds, CPU seconds of the process tree)."""
+def load(
+    browser, shared, warm, way: str, base_url: str, size: str, locale: str
+) -> tuple[float, float]:
+    """One page load of `way`: (seconds, CPU seconds of the process tree, the page closed)."""
     cpu = tree_cpu(os.getpid())
     start = time.perf_counter()
     width, height = SIZES[size]
@@ -104,6 +110,11 @@ def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> tu
             {"origin": base_url, "storageTypes": "local_storage,indexeddb,cookies"},
         )
         context = None
+    elif way == "warm":
+        driver, profiles = warm
+        folder = profiles.copy(base_url)
+        context = warm_context(driver, folder, locale=locale, viewport=viewport)
+        page = context.pages[0]
     else:
         make = routed_context if way == "route" else offline_context
         context = make(browser, locale=locale, viewport=viewport)
@@ -111,11 +122,13 @@ def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> tu
     app = FlutterApp(page, base_url, size, NetworkLog()).open("/")
     app.wait_for(app.heading(S.APP_TITLE if locale == "ja-JP" else "OCG Penalty Guide"))
     seconds = time.perf_counter() - start
-    cpu = tree_cpu(os.getpid()) - cpu
     page.close()
     if context is not None:
         context.close()
-    return seconds, cpu
+    if way == "warm":
+        warm[1].keep(base_url, folder)
+    time.sleep(0.3)  # the closed processes reaped
+    return seconds, tree_cpu(os.getpid()) - cpu
 
 
 def main() -> None:
@@ -139,13 +152,14 @@ def main() -> None:
                     service_workers="block",
                     proxy=offline_proxy(),
                 )
+                warm = (driver, WarmProfiles(Path(scratch) / "warm"))
                 print(f"load average before {os.getloadavg()[0]:.1f}")
                 times: dict[str, list[float]] = {way: [] for way in WAYS}
                 cpus: dict[str, list[float]] = {way: [] for way in WAYS}
                 for n in range(-1, args.loads):
                     for way in WAYS if n % 2 else WAYS[::-1]:  # ABBA: no order bias
                         seconds, cpu = load(
-                            browser, shared, way, server.base_url, args.size, args.locale
+                            browser, shared, warm, way, server.base_url, args.size, args.locale
                         )
                         if n >= 0:
                             times[way].append(seconds)
