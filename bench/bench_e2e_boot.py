@@ -6,7 +6,9 @@ One app server (`main.py --web`, 127.0.0.1), Chromium as the browser tests launc
 (harness.CHROMIUM_ARGS). Each load is a browser test's start: a page, `goto`, the accessibility
 tree switched on, the app bar's title shown; then the page is closed. The ways are loaded in
 turn (ABBA…), so that each meets the same load (this machine is shared); the load average is
-printed before and after.
+printed before and after. Each load's CPU seconds (the whole process tree: Chromium's processes,
+Playwright's driver, the app server) are printed too: they move far less with the load than
+wall time does.
 
 - `route`: the recorder before this change: a new context with a Playwright route on every
   request (each request waits for the test's Python to let it through; a route also turns
@@ -15,7 +17,9 @@ printed before and after.
   refusing proxy;
 - `shared`: a new page in one persistent context (a profile on disk, offline the same way),
   its storage for the app's origin cleared first: the pages share Chromium's HTTP cache and
-  its cache of compiled code, which a fresh (incognito) context never has.
+  its cache of compiled code, which a fresh (incognito) context never has;
+- `warm`: what the browser tests do now (tests/e2e/profiles.py): a Chromium of its own per
+  page, on a new copy of the disk caches of an earlier load (caches only, nothing stored).
 """
 
 from __future__ import annotations
@@ -41,10 +45,12 @@ from tests.e2e.harness import (  # noqa: E402
     is_loopback,
     offline_context,
     offline_proxy,
+    warm_context,
 )
+from tests.e2e.profiles import WarmProfiles  # noqa: E402
 from views import strings as S  # noqa: E402
 
-WAYS = ("route", "proxy", "shared")
+WAYS = ("route", "proxy", "shared", "warm")
 
 
 def routed_context(browser, **options):  # the recorder before: every request through Python
@@ -60,7 +66,38 @@ def routed_context(browser, **options):  # the recorder before: every request th
     return context
 
 
-def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> float:
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) of the processes under `root` (this bench's Chromium, its
+    renderers and GPU process, Playwright's driver, the app server), from Linux's /proc, those
+    that ended and were reaped by a live parent included (a closed page's renderer)."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            ticks[int(entry.name)] = sum(int(v) for v in fields[11:15])
+    total, frontier = 0, [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent:
+                total += ticks[pid]
+                frontier.append(pid)
+    return total / CLOCK_TICKS
+
+
+def load(
+    browser, shared, warm, way: str, base_url: str, size: str, locale: str
+) -> tuple[float, float]:
+    """One page load of `way`: (seconds, CPU seconds of the process tree, the page closed)."""
+    cpu = tree_cpu(os.getpid())
     start = time.perf_counter()
     width, height = SIZES[size]
     viewport = {"width": width, "height": height}
@@ -73,6 +110,11 @@ def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> fl
             {"origin": base_url, "storageTypes": "local_storage,indexeddb,cookies"},
         )
         context = None
+    elif way == "warm":
+        driver, profiles = warm
+        folder = profiles.copy(base_url)
+        context = warm_context(driver, folder, locale=locale, viewport=viewport)
+        page = context.pages[0]
     else:
         make = routed_context if way == "route" else offline_context
         context = make(browser, locale=locale, viewport=viewport)
@@ -83,7 +125,10 @@ def load(browser, shared, way: str, base_url: str, size: str, locale: str) -> fl
     page.close()
     if context is not None:
         context.close()
-    return seconds
+    if way == "warm":
+        warm[1].keep(base_url, folder)
+    time.sleep(0.3)  # the closed processes reaped
+    return seconds, tree_cpu(os.getpid()) - cpu
 
 
 def main() -> None:
@@ -107,19 +152,25 @@ def main() -> None:
                     service_workers="block",
                     proxy=offline_proxy(),
                 )
+                warm = (driver, WarmProfiles(Path(scratch) / "warm"))
                 print(f"load average before {os.getloadavg()[0]:.1f}")
                 times: dict[str, list[float]] = {way: [] for way in WAYS}
+                cpus: dict[str, list[float]] = {way: [] for way in WAYS}
                 for n in range(-1, args.loads):
                     for way in WAYS if n % 2 else WAYS[::-1]:  # ABBA: no order bias
-                        seconds = load(
-                            browser, shared, way, server.base_url, args.size, args.locale
+                        seconds, cpu = load(
+                            browser, shared, warm, way, server.base_url, args.size, args.locale
                         )
                         if n >= 0:
                             times[way].append(seconds)
+                            cpus[way].append(cpu)
                 print(f"load average after {os.getloadavg()[0]:.1f}")
                 for way, values in times.items():
                     spread = " ".join(f"{v:.2f}" for v in sorted(values))
                     print(f"{way:6s} median {statistics.median(values):.2f} s  ({spread})")
+                for way, values in cpus.items():
+                    spread = " ".join(f"{v:.2f}" for v in sorted(values))
+                    print(f"{way:6s} CPU median {statistics.median(values):.2f} s  ({spread})")
                 shared.close()
                 browser.close()
         finally:

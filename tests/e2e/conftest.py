@@ -29,7 +29,9 @@ from .harness import (
     missing_browser,
     offline_context,
     offline_problems,
+    warm_context,
 )
+from .profiles import WarmProfiles
 
 
 def unavailable(reason: str) -> None:
@@ -154,12 +156,31 @@ def app_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ap
         pytest.fail(f"the app server logged a Python error:\n{server.log()}", pytrace=False)
 
 
+# Each page in a fresh incognito context of the worker's one Chromium; with
+# PENALTY_GUIDE_E2E_WARM=1, in a Chromium of its own on warm disk caches (profiles.py: 60 % less
+# CPU per start). Off by default: with it the desktop's Tab-order tests failed (pane order, en
+# and ja, three tries each, one of them every time), and under load it was not quicker.
+WARM_PROFILES = os.environ.get("PENALTY_GUIDE_E2E_WARM", "0").strip() == "1"
+
+
+@pytest.fixture(scope="package")
+def warm_profiles(tmp_path_factory: pytest.TempPathFactory) -> WarmProfiles:
+    return WarmProfiles(tmp_path_factory.mktemp("profiles"))
+
+
 OpenApp = Callable[..., FlutterApp]
 
 
 @pytest.fixture
-def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> Iterator[OpenApp]:
-    """Opens the app in a fresh browser context (own storage, own locale, own window size):
+def open_app(
+    request: pytest.FixtureRequest,
+    playwright_driver,
+    browser,
+    app_server: AppServer,
+    warm_profiles: WarmProfiles,
+) -> Iterator[OpenApp]:
+    """Opens the app in a fresh browser context (own storage, own locale, own window size), or
+    with PENALTY_GUIDE_E2E_WARM=1 in a Chromium of its own on warm disk caches (profiles.py):
 
         app = open_app("phone", "ja-JP", "/infractions/drew-extra-cards")
         big = open_app("desktop", "en-US", "/log", settings={"text_scale": "1.75"})
@@ -169,6 +190,7 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
     rive_native.js, or for a fallback font, fails the test (pass `offline_check=False` to
     inspect that yourself)."""
     opened: list[tuple[object, FlutterApp, bool]] = []
+    profiles: list[tuple[str, Path]] = []
 
     def open_(
         size: str = "phone",
@@ -177,11 +199,18 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
         server: AppServer | None = None,
         offline_check: bool = True,
         settings: dict[str, str] | None = None,
+        warm: bool = True,
     ) -> FlutterApp:
         width, height = SIZES[size]
-        context = offline_context(
-            browser, locale=locale, viewport={"width": width, "height": height}
-        )
+        target = server or app_server
+        key = f"{target.base_url} {target.process.pid if target.process else 0}"
+        viewport = {"width": width, "height": height}
+        if warm and WARM_PROFILES:
+            folder = warm_profiles.copy(key)
+            context = warm_context(playwright_driver, folder, locale=locale, viewport=viewport)
+            profiles.append((key, folder))
+        else:
+            context = offline_context(browser, locale=locale, viewport=viewport)
         if settings:  # as the app stored them (SharedPreferences: localStorage, JSON values)
             values = json.dumps(settings)
             context.add_init_script(
@@ -190,8 +219,8 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
             )
         network = NetworkLog()
         network.attach(context)
-        page = context.new_page()
-        app = FlutterApp(page, (server or app_server).base_url, size, network)
+        page = context.pages[0] if context.pages else context.new_page()
+        app = FlutterApp(page, target.base_url, size, network)
         opened.append((context, app, offline_check))
         return app.open(path)
 
@@ -212,6 +241,8 @@ def open_app(request: pytest.FixtureRequest, browser, app_server: AppServer) -> 
         context.close()
         if offline_check:
             problems += offline_problems(app.network)
+    for key, folder in profiles:
+        warm_profiles.keep(key, folder)
     if problems:
         pytest.fail(
             "the app broke its offline promise:\n  " + "\n  ".join(sorted(set(problems))),

@@ -28,6 +28,7 @@ from .network import is_loopback as is_loopback
 from .network import offline_context as offline_context
 from .network import offline_problems as offline_problems
 from .network import offline_proxy as offline_proxy
+from .network import warm_context as warm_context
 from .server import REPO_ROOT as REPO_ROOT
 from .server import SERVER_TIMEOUT_S as SERVER_TIMEOUT_S
 from .server import AppServer as AppServer

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:  # playwright is imported lazily: the tests skip cleanly without it
-    from playwright.sync_api import Browser, BrowserContext, Page, Request, WebSocket
+    from pathlib import Path
+
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        Page,
+        Playwright,
+        Request,
+        WebSocket,
+    )
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # URLs that never reach a network: the page's own inline data.
@@ -90,6 +99,22 @@ def offline_context(browser: Browser, **options: object) -> BrowserContext:
     route, this pauses no request on its way (a route sends each of a Flutter page's requests
     through the test's Python, and turns the HTTP cache off)."""
     return browser.new_context(service_workers="block", proxy=offline_proxy(), **options)  # type: ignore[arg-type]
+
+
+def warm_context(driver: Playwright, profile: Path, **options: object) -> BrowserContext:
+    """A Chromium of its own on the profile folder `profile` (profiles.WarmProfiles: warm caches,
+    nothing stored), offline like `offline_context`; closing the context ends that Chromium."""
+    from .harness import CHROMIUM, CHROMIUM_ARGS  # lazily: harness imports this module
+
+    return driver.chromium.launch_persistent_context(  # type: ignore[misc]
+        profile,
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        timeout=60_000,
+        service_workers="block",
+        proxy=offline_proxy(),
+        **options,
+    )
 
 
 @dataclass

@@ -478,7 +478,10 @@ def test_an_open_tab_works_after_the_server_is_killed_and_restarted(open_app, tm
     first = AppServer(REPO_ROOT, tmp_path / "first.log").start()
     second = AppServer(REPO_ROOT, tmp_path / "second.log", port=first.port)
     try:
-        app = open_app("phone", "ja-JP", server=first)
+        # A fresh context even with PENALTY_GUIDE_E2E_WARM=1: this test is flaky (the language
+        # switched after the reload not stored, more often under load), warm or not
+        # (docs/testing.md).
+        app = open_app("phone", "ja-JP", server=first, warm=False)
         assert_tiers_shown(app, "ja")
         sockets_before = len(app.network.websockets)
         assert first.process is not None
