@@ -35,6 +35,10 @@ from .state import (
 )
 from .theme import WIDE_BREAKPOINT, apply_theme
 
+# The longest the first view goes without what waited for its first frame (the principles'
+# rows below the tier cards): a client reports the frame within 0.1-0.3 s (quiet machine).
+FIRST_FRAME_WAIT_S = 3.0
+
 
 class ShellStart:
     """A session from its start: the page, the data, the state and the stored settings."""
@@ -96,8 +100,11 @@ class ShellStart:
         until then nothing is saved over them."""
         self._loop = asyncio.get_running_loop()
         self._begun, self._stored_read, self._sent = True, False, False
-        self._first_view(stored, locales)
+        self._first_view(stored, locales, first_frame=True)
         self._sent = True  # what the page holds now goes out with the register answer
+        # What waited for the first frame comes when the client reports it laid out; at the
+        # latest after FIRST_FRAME_WAIT_S (a client that never reports).
+        self._spawn(self._first_frame_waited())
 
     async def start(self) -> None:
         if self._begun:
@@ -110,8 +117,9 @@ class ShellStart:
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self._warm_up, daemon=True).start()
 
-    def _first_view(self, stored: Stored, locales: list[str]) -> None:
+    def _first_view(self, stored: Stored, locales: list[str], first_frame: bool = False) -> None:
         self.state = state_from_stored(stored, self._is_known_id)
+        self.state.first_frame = first_frame
         if not self.state.language_chosen:
             self.state.change_settings(language=negotiate_language(locales))
         self.state.wide = self._is_wide()
@@ -120,6 +128,11 @@ class ShellStart:
         page = self.page
         apply_theme(page, *self._look())
         self._show_first()
+
+    async def _first_frame_waited(self) -> None:
+        await asyncio.sleep(FIRST_FRAME_WAIT_S)
+        if self.state.first_frame:  # still the first view: no report, nothing shown since
+            self.render()
 
     def _warm_up(self) -> None:
         self.search_index()
