@@ -196,3 +196,15 @@ def test_a_start_without_the_sent_look_draws_the_principles_at_once(apps, regula
     web.route(routes.SEARCH.link())
     web.route(routes.TIERS.link())
     assert web.has_text(regulation.principles[0].label.ja)
+
+
+def test_a_deep_link_first_leaves_nothing_waiting(apps, regulation) -> None:
+    """A first view of another screen defers nothing: no redraw comes after it, and the first
+    screen, opened later, is whole at once."""
+    with page_sent(BrowserLook(stored={}, locales=["ja-JP"])):
+        app = apps(route=routes.SEARCH.link())
+    sent = len(app.messages)
+    app.settle(timers_within=FIRST_FRAME_WAIT_S + 1)
+    assert not [b for a, b in app.messages[sent:] if a is MessageAction.PATCH_CONTROL]
+    app.route(routes.TIERS.link())
+    assert app.has_text(regulation.principles[0].label.ja)

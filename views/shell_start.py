@@ -104,6 +104,9 @@ class ShellStart:
         self._begun, self._stored_read, self._sent = True, False, False
         self._first_view(stored, locales, first_frame=True)
         self._sent = True  # what the page holds now goes out with the register answer
+        if not self.state.rest_waits:  # another screen first (a deep link): nothing waits
+            self.state.first_frame = False
+            return
         # What waited for the first frame comes when the client reports it laid out; at the
         # latest after FIRST_FRAME_WAIT_S (a client that never reports).
         self._spawn(self._first_frame_waited())

@@ -87,6 +87,7 @@ def tiers_screen(ctx: Context) -> Screen:
 
     principles.on_size_change = laid_out
     principles.size_change_interval = 0
+    ctx.state.rest_waits = True
     return Screen(title=ctx.ui(S.APP_TITLE), body=body)
 
 
