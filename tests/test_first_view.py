@@ -18,6 +18,7 @@ from test_app import hold
 
 from views import routes, stored_look
 from views.device import CLIENT_TIMEOUT
+from views.shell_start import FIRST_FRAME_WAIT_S
 from views.stored_look import BrowserLook, look_from_cookies
 
 
@@ -153,3 +154,57 @@ def test_the_page_gets_the_script_where_the_app_scripts_go() -> None:
     assert out.count(b"<script>") == 2
     assert out.index(stored_look.SCRIPT.encode()) < out.index(stored_look.SCRIPT_AT)
     assert stored_look.SCRIPT.encode() in stored_look.with_script(b"<head></head>")
+
+
+def test_the_principles_rows_follow_the_first_frame(apps, regulation) -> None:
+    """The first frame is lighter (issue 22, item 5): the tier cards and the principles'
+    heading, but not their rows (below a phone's first screen but for the top of the first);
+    they come as soon as the client reports the heading laid out."""
+    with page_sent(BrowserLook(stored={}, locales=["ja-JP"])):
+        app = apps()
+    rows = [principle.label.ja for principle in regulation.principles]
+    patch = str(register_answer(app)["page_patch"])
+    assert "A 注意" in patch and "F 受賞資格を失う失格" in patch
+    assert regulation.principles_heading.ja in patch
+    assert not [row for row in rows if row in patch]
+    assert not [row for row in rows if app.has_text(row)]
+    heading = app.find(ft.Text, text=regulation.principles_heading.ja)
+    app._run(app._act(lambda: app._fire(heading, "size_change", {"w": 91.25, "h": 26.0})))
+    app.settle()
+    assert [row for row in rows if app.has_text(row)] == rows
+    assert app.has_text("A 注意")
+
+
+def test_the_principles_rows_come_without_a_report_too(apps, regulation) -> None:
+    """A client that never reports the first frame laid out still gets them."""
+    with page_sent(BrowserLook(stored={}, locales=["ja-JP"])):
+        app = apps()
+    label = regulation.principles[0].label.ja
+    assert not app.has_text(label)
+    app.settle(timers_within=FIRST_FRAME_WAIT_S + 1)
+    assert app.has_text(label)
+
+
+def test_a_start_without_the_sent_look_draws_the_principles_at_once(apps, regulation) -> None:
+    """The desktop window and a phone package (no cookie): the first view, after the round
+    trip for the stored settings, is whole."""
+    app = apps()
+    assert app.has_text(regulation.principles[0].label.ja)
+    # A later visit to the first screen is whole too.
+    with page_sent(BrowserLook(stored={}, locales=["ja-JP"])):
+        web = apps()
+    web.route(routes.SEARCH.link())
+    web.route(routes.TIERS.link())
+    assert web.has_text(regulation.principles[0].label.ja)
+
+
+def test_a_deep_link_first_leaves_nothing_waiting(apps, regulation) -> None:
+    """A first view of another screen defers nothing: no redraw comes after it, and the first
+    screen, opened later, is whole at once."""
+    with page_sent(BrowserLook(stored={}, locales=["ja-JP"])):
+        app = apps(route=routes.SEARCH.link())
+    sent = len(app.messages)
+    app.settle(timers_within=FIRST_FRAME_WAIT_S + 1)
+    assert not [b for a, b in app.messages[sent:] if a is MessageAction.PATCH_CONTROL]
+    app.route(routes.TIERS.link())
+    assert app.has_text(regulation.principles[0].label.ja)

@@ -265,6 +265,8 @@ class Shell(ShellStart):
         After a change that alters every screen (language, text size, layout, bookmarks) the
         views below the top are rebuilt too, but just after the top one is on screen: the judge
         sees the change at once, and going back never shows the old language."""
+        if self._sent:  # any render after the first view's: the whole screen
+            self.state.first_frame = False
         # The window's or tab's title, and Flutter's own labels (Back, tab positions for screen
         # readers), in the shown language.
         title = self.context.ui(S.APP_TITLE)

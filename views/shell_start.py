@@ -8,6 +8,7 @@ WebSocket, views/stored_look.py; the merge itself, views/state.py `merge_stored`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Coroutine
 from typing import Any
@@ -34,6 +35,11 @@ from .state import (
     stored_values,
 )
 from .theme import WIDE_BREAKPOINT, apply_theme
+
+# The longest the first view goes without what waited for its first frame (the principles'
+# rows below the tier cards): a client reports the frame laid out within 0.1-0.3 s on a quiet
+# machine, 2-5 s at a load of 25; this is for one that never does.
+FIRST_FRAME_WAIT_S = 10.0
 
 
 class ShellStart:
@@ -96,8 +102,14 @@ class ShellStart:
         until then nothing is saved over them."""
         self._loop = asyncio.get_running_loop()
         self._begun, self._stored_read, self._sent = True, False, False
-        self._first_view(stored, locales)
+        self._first_view(stored, locales, first_frame=True)
         self._sent = True  # what the page holds now goes out with the register answer
+        if not self.state.rest_waits:  # another screen first (a deep link): nothing waits
+            self.state.first_frame = False
+            return
+        # What waited for the first frame comes when the client reports it laid out; at the
+        # latest after FIRST_FRAME_WAIT_S (a client that never reports).
+        self._spawn(self._first_frame_waited())
 
     async def start(self) -> None:
         if self._begun:
@@ -110,8 +122,9 @@ class ShellStart:
         # Ready before the judge can type: the first view is already on its way.
         threading.Thread(target=self._warm_up, daemon=True).start()
 
-    def _first_view(self, stored: Stored, locales: list[str]) -> None:
+    def _first_view(self, stored: Stored, locales: list[str], first_frame: bool = False) -> None:
         self.state = state_from_stored(stored, self._is_known_id)
+        self.state.first_frame = first_frame
         if not self.state.language_chosen:
             self.state.change_settings(language=negotiate_language(locales))
         self.state.wide = self._is_wide()
@@ -120,6 +133,12 @@ class ShellStart:
         page = self.page
         apply_theme(page, *self._look())
         self._show_first()
+
+    async def _first_frame_waited(self) -> None:
+        await asyncio.sleep(FIRST_FRAME_WAIT_S)
+        if self.state.first_frame:  # still the first view: no report, nothing shown since
+            with contextlib.suppress(Exception):  # a tab closed meanwhile: nothing to draw
+                self.render()
 
     def _warm_up(self) -> None:
         self.search_index()

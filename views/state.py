@@ -51,6 +51,10 @@ class AppState:
     tab: int = 0  # the navigation destination last shown
     search_query: str = ""  # what the search field holds, kept across screens
     selected_id: str | None = None  # the entry shown in the detail pane, marked in lists
+    # The page's first view is being drawn (web, sent with the register answer): what lies
+    # below a phone's first screen may wait until it is laid out (views/screens/tiers.py).
+    first_frame: bool = False
+    rest_waits: bool = False  # a screen of the first view left part of itself for after it
 
     def change_settings(self, **changes: Any) -> None:
         self.settings = replace(self.settings, **changes)

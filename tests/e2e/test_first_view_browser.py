@@ -26,6 +26,7 @@ RECORDER = """
 (() => {
   window.__received = 0;  // the server's page patches
   window.__cards = [];
+  window.__rows = [];
   const Socket = window.WebSocket;
   window.WebSocket = function (...args) {
     const ws = new Socket(...args);
@@ -49,6 +50,11 @@ RECORDER = """
         seen.add(label);
         window.__cards.push([label, window.__received]);
       }
+      // The first principle's row (issue 22, item 5: after the first frame).
+      if (/^(本規定は指針|These regulations are guidelines)/.test(label) && !seen.has(label)) {
+        seen.add(label);
+        window.__rows.push([label, window.__received, window.__cards.length]);
+      }
     }
   }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 })();
@@ -58,6 +64,11 @@ RECORDER = """
 def first_cards(app, expected: str) -> list[list[object]]:
     """The tier cards a new tab of the same browser shows first (a new tab: a reload would
     come back to its session, whose page is sent whole), with the messages received by then."""
+    return new_tab(app, expected).evaluate("() => window.__cards")
+
+
+def new_tab(app, expected: str):
+    """A new tab of the same browser, once its tier card `expected` is drawn."""
     tab = app.page.context.new_page()
     tab.set_default_timeout(BOOT_TIMEOUT_MS)  # a boot of Flutter, on a loaded machine too
     tab.add_init_script(RECORDER)  # it turns the accessibility tree on, too
@@ -65,7 +76,7 @@ def first_cards(app, expected: str) -> list[list[object]]:
     tab.wait_for_function(
         "(want) => window.__cards.some(([label]) => label.startsWith(want))", arg=expected
     )
-    return tab.evaluate("() => window.__cards")
+    return tab
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -87,3 +98,19 @@ def test_a_first_start_follows_the_browser_from_the_first_screen(open_app) -> No
     app.page.evaluate("() => window.localStorage.clear()")  # a first start again
     cards = first_cards(app, "A Caution")
     assert str(cards[0][0]).startswith("A Caution") and cards[0][1] == 0, cards
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_principles_rows_follow_the_first_frame(open_app, size) -> None:
+    """The first frame is lighter (issue 22, item 5): the principles' rows (below a phone's first
+    screen but for the top of the first) are drawn after the tier cards, once the page has
+    reported the first frame laid out, by a patch of their own; and they do come."""
+    app = open_app(size, "ja-JP")
+    app.wait_for(app.button("A 注意", exact=False))
+    tab = new_tab(app, "A 注意")
+    tab.wait_for_function("() => window.__rows.length > 0")
+    cards, rows = tab.evaluate("() => [window.__cards, window.__rows]")
+    assert cards[0][1] == 0, cards  # the card: from the register answer
+    label, received, cards_by_then = rows[0]
+    assert str(label).startswith("本規定は指針"), rows
+    assert cards_by_then >= 1 and received >= 1, (cards, rows)  # after them, by a patch

@@ -67,9 +67,28 @@ def tiers_screen(ctx: Context) -> Screen:
     controls: list[ft.Control] = [heading(ctx, S.TIERS_TITLE)]
     controls += [tier_card(ctx, tier) for tier in ctx.regulation.tiers]
     controls.append(ft.Container(height=8))
-    controls.append(bilingual_heading(ctx, ctx.regulation.principles_heading))
-    controls += principle_rows(ctx)
-    return Screen(title=ctx.ui(S.APP_TITLE), body=scrolling_column(controls))
+    principles = bilingual_heading(ctx, ctx.regulation.principles_heading)
+    controls.append(principles)
+    body = scrolling_column(controls)
+    if not ctx.state.first_frame:
+        body.controls += principle_rows(ctx)
+        return Screen(title=ctx.ui(S.APP_TITLE), body=body)
+
+    # The page's first frame (issue 22, item 5) is drawn without the principles' rows, which
+    # lie below a phone's first screen but for the top of the first one: they cost that frame
+    # about a third of what it costs beyond a one-line page (docs/performance.md). They are
+    # added, the rest of the screen untouched, as soon as the client reports the heading laid
+    # out (the shell draws the screen whole if it hears nothing: views/shell_start.py).
+    def laid_out(_: ft.Event) -> None:
+        if ctx.state.first_frame:  # else the screen has been drawn whole since
+            ctx.state.first_frame = False
+            body.controls += principle_rows(ctx)
+            body.update()
+
+    principles.on_size_change = laid_out
+    principles.size_change_interval = 0
+    ctx.state.rest_waits = True
+    return Screen(title=ctx.ui(S.APP_TITLE), body=body)
 
 
 def tier_screen(ctx: Context, tier: Tier) -> Screen:
