@@ -117,6 +117,10 @@ def test_values_of_another_type_are_refused_every_time(regulation: Regulation) -
             f"{WHERE}.player.name",
             "format",
         )
+        assert refusal(regulation, player={"name": ["山田"], "id": "A-1"})[:2] == (
+            f"{WHERE}.player.name",
+            "format",
+        )
         assert refusal(regulation, table=12)[:2] == (f"{WHERE}.table", "format")
 
 
