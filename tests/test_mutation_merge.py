@@ -6,11 +6,13 @@ rounds replace the placeholder's."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
-from records_support import JST, open_store
+from records_support import JST, entry, open_store
 
+from records.exchange import export_json, parse_export
 from records.merge import apply
 from records.store import LogStore
 from records.sync.hlc import stamp_of
@@ -97,3 +99,22 @@ def test_a_record_before_its_events_settings_waits_in_a_placeholder(
         event = store.event(EVENTS[2])
         assert event is not None
         assert [r.number for r in event.rounds] == [1]
+
+
+def test_a_file_of_an_event_matched_by_name_lands_in_the_event_here(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Another device's 県大会 (its own UUID) merges into this device's 県大会: its records are
+    moved into the event here, and no event is made for the other UUID."""
+    with (
+        open_store(regulation, tmp_path / "there") as there,
+        open_store(regulation, tmp_path / "here") as mine,
+    ):
+        theirs = there.create_event("県大会", None)
+        added = there.add_record(theirs.id, entry("山田太郎"))
+        local = mine.create_event("県大会", None)
+        data = json.dumps(export_json(*there.export_records(theirs.id)), ensure_ascii=False)
+        report = mine.merge(parse_export(data.encode(), regulation))
+        assert report.event.id == local.id
+        assert [event.id for event in mine.events()] == [local.id]
+        assert [record.id for record in mine.records(local.id)] == [added.id]

@@ -117,6 +117,10 @@ def test_values_of_another_type_are_refused_every_time(regulation: Regulation) -
             f"{WHERE}.player.name",
             "format",
         )
+        assert refusal(regulation, player={"name": ["山田"], "id": "A-1"})[:2] == (
+            f"{WHERE}.player.name",
+            "format",
+        )
         assert refusal(regulation, table=12)[:2] == (f"{WHERE}.table", "format")
 
 
@@ -132,9 +136,12 @@ def test_a_value_met_again_gets_the_same_answer(regulation: Regulation) -> None:
     assert (other.table, other.player) == ("13", Player("鈴木", None))
     same_name = check(regulation, entry(regulation, player={"name": "鈴木", "id": "B-2"}))
     assert same_name.player == Player("鈴木", "B-2")
-    judge = check(regulation, entry(regulation, recorded_by={"judge": "田中", "device": "dev-1"}))
+    # the same device with another judge, the same judge on another device (as written)
+    judge = check(regulation, entry(regulation, recorded_by={"judge": "田中", "device": " dev-1 "}))
     assert judge.recorded_by == RecordedBy("田中", "dev-1")
-    device = check(regulation, entry(regulation, recorded_by={"judge": "佐藤", "device": "dev-2"}))
+    device = check(
+        regulation, entry(regulation, recorded_by={"judge": " 佐藤 ", "device": "dev-2"})
+    )
     assert device.recorded_by == RecordedBy("佐藤", "dev-2")
 
 
