@@ -68,7 +68,7 @@ def without_snack_bar(app: FlutterApp, lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "locale"), LOCALES.items())
 def test_record_a_penalty_find_it_in_the_log_and_see_a_repeat_before_saving(
-    open_app, regulation: Regulation, lang: str, locale: str
+    open_app, regulation: Regulation, lang: str, locale: str, rerun_mark: str
 ) -> None:
     """On a phone and on a desktop, in one start: the window is resized between the two, each
     with its own player."""
@@ -79,12 +79,14 @@ def test_record_a_penalty_find_it_in_the_log_and_see_a_repeat_before_saving(
             if app.size != size:
                 app.go(f"/infractions/{DREW}")
                 relaid_out(app, size)
-            record_find_and_repeat(app, regulation, lang)
+            record_find_and_repeat(app, regulation, lang, rerun_mark)
 
 
-def record_find_and_repeat(app: FlutterApp, regulation: Regulation, lang: str) -> None:
+def record_find_and_repeat(
+    app: FlutterApp, regulation: Regulation, lang: str, rerun_mark: str = ""
+) -> None:
     item = infraction(regulation, DREW)
-    player = PLAYERS[(app.size, lang)]
+    player = PLAYERS[(app.size, lang)] + rerun_mark
     principle = regulation.principle("repeat-offense")
     assert principle is not None
     assert_infraction_screen(app, item, lang)

@@ -41,7 +41,9 @@ def value_of(app: FlutterApp, box: Locator) -> str:
     return box.first.input_value()
 
 
-def test_the_finder_answers_the_edit_that_opened_it(open_app, regulation: Regulation) -> None:
+def test_the_finder_answers_the_edit_that_opened_it(
+    open_app, regulation: Regulation, rerun_mark: str
+) -> None:
     """On a Japanese phone, then an English desktop, in one start (layouts.in_turn)."""
 
     def start(size: str, lang: str) -> FlutterApp:
@@ -49,12 +51,14 @@ def test_the_finder_answers_the_edit_that_opened_it(open_app, regulation: Regula
 
     for app, lang, name in in_turn(start, PAIR, f"/infractions/{DREW}"):
         with variant(name):
-            edit_through_the_finder(app, regulation, lang)
+            edit_through_the_finder(app, regulation, lang, rerun_mark)
 
 
-def edit_through_the_finder(app: FlutterApp, regulation: Regulation, lang: str) -> None:
+def edit_through_the_finder(
+    app: FlutterApp, regulation: Regulation, lang: str, rerun_mark: str = ""
+) -> None:
     drew, slow = infraction(regulation, DREW), infraction(regulation, SLOW)
-    player = f"編集 {app.size} {lang}"
+    player = f"編集 {app.size} {lang}{rerun_mark}"
     app.wait_for(app.button(ui(S.RECORD_THIS, lang)))
     app.tap(app.button(ui(S.RECORD_THIS, lang)))
     name_box = field(app, ui(S.PLAYER_NAME, lang))
