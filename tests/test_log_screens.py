@@ -18,6 +18,7 @@ from pathlib import Path
 
 import flet as ft
 import pytest
+from flet.messaging.protocol import MessageAction
 
 from records.errors import LogError
 from records.exchange import export_json, json_bytes
@@ -277,6 +278,49 @@ def test_a_repeat_is_said_before_saving_and_on_the_record_never_changing_the_tie
     # The log marks it too.
     app.route(routes.LOG.link())
     assert "同一違反2回目" in rows(app)[0] and "同一違反" not in rows(app)[1]
+
+
+def sent_types(app: FakeApp, since: int) -> set[str]:
+    """The Dart types of every control in the patches sent after message `since`."""
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            if "_i" in value and "_c" in value:
+                found.add(value["_c"])
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    for action, body in app.messages[since:]:
+        if action == MessageAction.PATCH_CONTROL:
+            walk(body)
+    return found
+
+
+def test_typing_the_name_sends_only_what_follows_the_player(apps) -> None:
+    """Each key typed in the name (or the player ID) builds the names that match, the player's
+    records and the repeat notice again, and nothing else: the infraction, the tier chips and
+    the rest of the form stay the controls they were, and are not sent again."""
+    app = apps()
+    record(app, DREW, "山田太郎")
+    open_form(app, DREW)
+    chips = [id(chip) for chip in app.find_all(ft.Chip)]
+    change = app.find(ft.TextButton, text="違反を変える")
+    sent = len(app.messages)
+    app.type(name_field(app), "山田")
+    assert app.exists(ft.OutlinedButton, text="山田太郎")  # the name that matches
+    app.type(name_field(app), "山田太郎")
+    assert app.has_text("山田太郎のこの大会での記録（1 件）")
+    assert app.has_text("このプレイヤーは、この大会で同じ違反を既に 1 回記録されています。")
+    app.type(app.find(ft.TextField, label="プレイヤーID（任意）"), "123")
+    assert app.has_text(re.compile(r"山田太郎.*123.*のこの大会での記録（1 件）"))
+    assert [id(chip) for chip in app.find_all(ft.Chip)] == chips
+    assert app.find(ft.TextButton, text="違反を変える") is change
+    assert "Chip" not in sent_types(app, sent)
+    assert selected_tier(app) == "B 警告"
 
 
 def test_the_judge_may_choose_the_higher_tier_from_the_repeat_notice(apps, disk) -> None:

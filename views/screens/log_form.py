@@ -291,6 +291,13 @@ class RecordForm:
     def _fill(self) -> None:
         self.infraction_part.controls = infraction_controls(self)
         self.tardiness_part.controls = tardiness_controls(self)
+        self._fill_player()
+        self.tier_part.controls = tier_controls(self)
+        self.failure_part.controls = failure_controls(self)
+
+    def _fill_player(self) -> None:
+        """The parts that follow the player: the names that match, the player's records in the
+        tournament, the repeat notice."""
         self.suggestions_part.controls = suggestion_controls(self)
         self.history_part.controls = player_event_lines(
             self.ctx,
@@ -306,12 +313,19 @@ class RecordForm:
             else None
         )
         self.repeat_part.controls = [notice] if notice else []
-        self.tier_part.controls = tier_controls(self)
-        self.failure_part.controls = failure_controls(self)
 
     def _refresh(self) -> None:
         self._fill()
         for part in self._parts:
+            part.update()
+
+    def _refresh_player(self) -> None:
+        """After each key typed in the name or the player ID: only the parts that follow the
+        player are built again and sent. The others (the infraction and its picker, the
+        tardiness, the tiers, a failed save's message) read nothing of the player, and
+        rebuilding them sent the same controls again with every key."""
+        self._fill_player()
+        for part in (self.suggestions_part, self.history_part, self.repeat_part):
             part.update()
 
     def _open_picker(self, _: ft.Event) -> None:
@@ -349,7 +363,7 @@ class RecordForm:
     def _on_name(self, e: ft.Event[ft.TextField]) -> None:
         self.draft.name = e.control.value or ""
         self._clear_error("name", self.name_field)
-        self._refresh()
+        self._refresh_player()
 
     def _submit_name(self, e: ft.Event[ft.TextField]) -> None:
         self.draft.name = e.control.value or ""  # the field's own, whatever came before
@@ -358,7 +372,7 @@ class RecordForm:
     def _on_player_id(self, e: ft.Event[ft.TextField]) -> None:
         self.draft.player_id = e.control.value or ""
         self._clear_error("player_id", self.id_field)
-        self._refresh()
+        self._refresh_player()
 
     def _on_table(self, e: ft.Event[ft.TextField]) -> None:
         self.draft.table = e.control.value or ""
@@ -400,7 +414,7 @@ class RecordForm:
         self._clear_error("name", self.name_field)
         self.name_field.update()
         self.id_field.update()
-        self._refresh()
+        self._refresh_player()
 
     def _choose_tier(self, tier_id: str) -> None:
         """The judge chose a tier (the only way a record's tier differs from its infraction's)."""
