@@ -23,7 +23,7 @@ from records.errors import LogError, Unwritable
 from records.faults import BUSY_TIMEOUT_S
 from records.locks import Lock, lock_path
 from records.paths import DATABASE_NAME
-from records.schema import MIGRATIONS
+from records.schema import MIGRATIONS, Migration
 from records.store import LogStore
 from regulation.model import Regulation
 
@@ -137,6 +137,7 @@ def test_every_connection_has_the_durable_settings(regulation: Regulation, tmp_p
         assert pragma("busy_timeout") == int(BUSY_TIMEOUT_S * 1000)
         assert pragma("journal_mode") == "wal"
         assert pragma("synchronous") == 2  # FULL
+        assert pragma("fullfsync") == 1
         assert store._db.isolation_level is None  # autocommit: Database.write() begins
 
 
@@ -279,3 +280,19 @@ def test_a_folder_where_the_log_should_be_is_said_in_one_line(
     assert message.startswith("cannot read the penalty log: ")
     assert message.endswith(f"— {path}") and "\n" not in message
     assert (path / "keep.txt").read_text() == "someone's file"
+
+
+def test_an_upgrade_that_fails_is_said_in_one_line(regulation: Regulation, tmp_path: Path) -> None:
+    path, record_id = a_log(regulation, tmp_path)
+    broken = Migration(
+        MIGRATIONS[-1].version + 1,
+        "test: a step that fails",
+        ("ALTER TABLE no_such_table ADD COLUMN y",),
+    )
+    with pytest.raises(LogError) as refused:
+        LogStore.open(regulation, path, migrations=(*MIGRATIONS, broken))
+    message = str(refused.value)
+    assert message.startswith("cannot prepare the penalty log: no such table: no_such_table")
+    assert message.endswith(f"— {path}") and "\n" not in message
+    with LogStore.open(regulation, path) as store:  # unchanged: this app still opens it
+        assert store.record(record_id) is not None
