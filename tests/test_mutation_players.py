@@ -200,3 +200,19 @@ def test_a_tier_this_guide_does_not_know_ranks_below_every_known_one(
             db.execute("UPDATE records SET tier = 'retired-tier' WHERE uuid = ?", (unknown.id,))
         (summary,) = store.player_summaries(event)
         assert (summary.records, summary.highest_tier_id) == (2, "caution")
+
+
+def test_players_of_one_name_with_different_ids_are_different_players(store: LogStore) -> None:
+    """Two 佐藤花子 with their own IDs are two lines; one written without an ID cannot be
+    told to be either, so she is a third."""
+    event = store.current_event().id
+    store.add_record(event, entry("佐藤花子", player_id="0002"))
+    store.add_record(event, entry("佐藤花子", player_id="0003", tier="disqualification"))
+    store.add_record(event, entry("佐藤花子"))
+    summaries = store.player_summaries(event)
+    assert sorted((s.player.player_id or "", s.records) for s in summaries) == [
+        ("", 1),
+        ("0002", 1),
+        ("0003", 1),
+    ]
+    assert {s.player.player_id: s.highest_tier_id for s in summaries}["0003"] == "disqualification"
