@@ -41,6 +41,22 @@ def refuse_writes(monkeypatch: pytest.MonkeyPatch) -> Unwritable:
     return cause
 
 
+def open_files(path: Path) -> list[str]:
+    """This process's open files that are the log or its -wal / -shm (Linux's /proc)."""
+    folder = Path("/proc/self/fd")
+    if not folder.is_dir():
+        return []
+    found = []
+    for fd in os.listdir(folder):
+        try:
+            target = os.readlink(folder / fd)
+        except OSError:
+            continue  # closed meanwhile
+        if target.startswith(str(path)) and not target.endswith(".lock"):
+            found.append(target)
+    return found
+
+
 def a_log(regulation: Regulation, folder: Path) -> tuple[Path, str]:
     """A closed log of one record; the record's id."""
     with open_store(regulation, folder) as store:
@@ -122,6 +138,7 @@ def test_what_is_not_a_sound_log_of_this_version_is_not_opened_to_be_read(
     with pytest.raises(Unwritable) as refused:
         LogStore.open(regulation, path)
     assert refused.value is unwritable  # the line that says why it cannot be written
+    assert open_files(path) == []  # a connection tried and found unsound was closed
     # Nothing is left holding the log: another opener finds it alone.
     lock = Lock(lock_path(path))
     try:
