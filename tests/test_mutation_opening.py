@@ -195,7 +195,7 @@ def test_a_folder_that_cannot_be_made_is_said_in_one_line(
     with pytest.raises(LogError) as refused:
         LogStore.open(regulation, tmp_path / "data" / "logs" / DATABASE_NAME)
     message = str(refused.value)
-    assert message.startswith("cannot create the penalty log's folder: ")
+    assert message.startswith("cannot create the penalty log's folder: Not a directory")
     assert str(tmp_path / "data" / "logs") in message and "\n" not in message
 
 
@@ -233,6 +233,7 @@ def test_a_file_that_cannot_be_set_aside_is_said_in_one_line_and_kept(
     assert message.startswith(
         "the penalty log is unreadable (not a SQLite database) and could not be set aside: "
     )
+    assert "read-only or not accessible (Permission denied)" in message  # the OS's reason
     assert str(path) in message and "\n" not in message
     assert path.read_bytes() == b"garbage " * 600
 
@@ -294,7 +295,7 @@ def test_a_folder_where_the_log_should_be_is_said_in_one_line(
     with pytest.raises(LogError) as refused:
         LogStore.open(regulation, path)
     message = str(refused.value)
-    assert message.startswith("cannot read the penalty log: ")
+    assert message.startswith("cannot read the penalty log: Is a directory")
     assert message.endswith(f"— {path}") and "\n" not in message
     assert (path / "keep.txt").read_text() == "someone's file"
 
