@@ -314,3 +314,35 @@ def test_an_upgrade_that_fails_is_said_in_one_line(regulation: Regulation, tmp_p
     assert message.endswith(f"— {path}") and "\n" not in message
     with LogStore.open(regulation, path) as store:  # unchanged: this app still opens it
         assert store.record(record_id) is not None
+
+
+def test_another_programs_file_is_set_aside_as_such(regulation: Regulation, tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE contacts (name TEXT)")
+    other.close()
+    with LogStore.open(regulation, path) as store:
+        assert store.recovery is not None
+        assert store.recovery.fault == "a SQLite file of another program"
+
+
+def test_a_log_that_cannot_be_checked_for_another_reason_is_left_as_it_is(
+    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not damage (a lock held too long, say): the file is not set aside, and the judge is
+    told in one line."""
+    path, record_id = a_log(regulation, tmp_path)
+
+    def busy(connection: sqlite3.Connection) -> bool:
+        raise sqlite3.OperationalError("database is locked")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(opening, "is_foreign", busy)
+        with pytest.raises(LogError) as refused:
+            LogStore.open(regulation, path)
+    message = str(refused.value)
+    assert message.startswith("cannot open the penalty log: database is locked")
+    assert message.endswith(f"— {path}") and "\n" not in message
+    assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name] == []
+    with LogStore.open(regulation, path) as store:
+        assert store.record(record_id) is not None
