@@ -346,3 +346,26 @@ def test_a_log_that_cannot_be_checked_for_another_reason_is_left_as_it_is(
     assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name] == []
     with LogStore.open(regulation, path) as store:
         assert store.record(record_id) is not None
+
+
+def test_an_opener_waits_for_another_then_says_so_in_one_line(
+    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Openers of one folder take turns: while another holds the turn, this one waits (here
+    50 ms instead of BUSY_TIMEOUT_S), then gives up in one line, the log untouched."""
+    from records import locks
+
+    path, record_id = a_log(regulation, tmp_path)
+    monkeypatch.setattr(locks, "BUSY_TIMEOUT_S", 0.05)
+    other = Lock(tmp_path, folder=True)  # another process in the middle of opening
+    other.wait(exclusive=True, doing="test")
+    try:
+        with pytest.raises(LogError) as refused:
+            LogStore.open(regulation, path)
+    finally:
+        other.release()
+    message = str(refused.value)
+    assert message.startswith("cannot open the penalty log: another program kept the log busy")
+    assert message.endswith(f"— {tmp_path}") and "\n" not in message
+    with LogStore.open(regulation, path) as store:  # its turn now
+        assert store.record(record_id) is not None
