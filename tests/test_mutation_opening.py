@@ -369,3 +369,17 @@ def test_an_opener_waits_for_another_then_says_so_in_one_line(
     assert message.endswith(f"— {tmp_path}") and "\n" not in message
     with LogStore.open(regulation, path) as store:  # its turn now
         assert store.record(record_id) is not None
+
+
+def test_a_damaged_log_is_set_aside_as_damaged_in_one_line(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    path, _record_id = a_log(regulation, tmp_path)
+    damaged = bytearray(path.read_bytes())
+    damaged[2 * 4096 : 3 * 4096] = bytes(range(256)) * 16  # a table's first page
+    path.write_bytes(bytes(damaged))
+    with LogStore.open(regulation, path) as store:
+        assert store.recovery is not None
+        fault = store.recovery.fault
+        assert fault.startswith("damaged: ") and "\n" not in fault
+        assert len(fault) > len("damaged: ") + 5  # SQLite's own words follow
