@@ -383,3 +383,49 @@ def test_a_damaged_log_is_set_aside_as_damaged_in_one_line(
         fault = store.recovery.fault
         assert fault.startswith("damaged: ") and "\n" not in fault
         assert len(fault) > len("damaged: ") + 5  # SQLite's own words follow
+
+
+def failing_first_connect(monkeypatch: pytest.MonkeyPatch, error: sqlite3.Error) -> None:
+    """The first connection to the log fails with `error` (SQLite's own, as the file gave it);
+    later ones, to a fresh file, work."""
+    connect = opening._connect
+    calls: list[Path] = []
+
+    def first_fails(target: Path) -> sqlite3.Connection:
+        calls.append(target)
+        if len(calls) == 1:
+            raise error
+        return connect(target)
+
+    monkeypatch.setattr(opening, "_connect", first_fails)
+
+
+def test_a_file_sqlite_finds_damaged_on_connecting_is_set_aside(
+    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _record_id = a_log(regulation, tmp_path)
+    original = path.read_bytes()
+    damaged = sqlite3.DatabaseError("database disk image is malformed")
+    damaged.sqlite_errorcode = 11  # type: ignore[attr-defined]  # SQLITE_CORRUPT
+    failing_first_connect(monkeypatch, damaged)
+    with LogStore.open(regulation, path) as store:
+        assert store.recovery is not None
+        assert store.recovery.fault == "damaged: database disk image is malformed"
+        assert store.recovery.moved_to.read_bytes() == original
+        assert store.integrity_check() == "ok"
+
+
+def test_a_file_that_cannot_be_connected_to_for_another_reason_is_left_as_it_is(
+    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, record_id = a_log(regulation, tmp_path)
+    failing_first_connect(monkeypatch, sqlite3.OperationalError("unable to open database file"))
+    with pytest.raises(LogError) as refused:
+        LogStore.open(regulation, path)
+    message = str(refused.value)
+    assert message.startswith("cannot open the penalty log: unable to open database file")
+    assert message.endswith(f"— {path}") and "\n" not in message
+    assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name] == []
+    monkeypatch.undo()
+    with LogStore.open(regulation, path) as store:
+        assert store.record(record_id) is not None
