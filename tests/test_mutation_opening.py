@@ -348,8 +348,9 @@ def test_a_log_that_cannot_be_checked_for_another_reason_is_left_as_it_is(
         assert store.record(record_id) is not None
 
 
+@pytest.mark.parametrize("exclusive", [True, False], ids=["opening", "holding-a-shared-turn"])
 def test_an_opener_waits_for_another_then_says_so_in_one_line(
-    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    regulation: Regulation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exclusive: bool
 ) -> None:
     """Openers of one folder take turns: while another holds the turn, this one waits (here
     50 ms instead of BUSY_TIMEOUT_S), then gives up in one line, the log untouched."""
@@ -358,7 +359,7 @@ def test_an_opener_waits_for_another_then_says_so_in_one_line(
     path, record_id = a_log(regulation, tmp_path)
     monkeypatch.setattr(locks, "BUSY_TIMEOUT_S", 0.05)
     other = Lock(tmp_path, folder=True)  # another process in the middle of opening
-    other.wait(exclusive=True, doing="test")
+    other.wait(exclusive=exclusive, doing="test")  # a turn is had alone: shared ones wait too
     try:
         with pytest.raises(LogError) as refused:
             LogStore.open(regulation, path)
@@ -429,3 +430,15 @@ def test_a_file_that_cannot_be_connected_to_for_another_reason_is_left_as_it_is(
     monkeypatch.undo()
     with LogStore.open(regulation, path) as store:
         assert store.record(record_id) is not None
+
+
+def test_a_log_from_a_newer_app_is_refused_by_its_path(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    path, _record_id = a_log(regulation, tmp_path)
+    with sqlite3.connect(path) as newer:
+        newer.execute(f"PRAGMA user_version = {MIGRATIONS[-1].version + 1}")
+    newer.close()
+    with pytest.raises(LogError) as refused:
+        LogStore.open(regulation, path)
+    assert str(refused.value).startswith(f"the penalty log {path} was written by a newer version")
