@@ -70,6 +70,7 @@ _OWN_TESTS = {
     "history": ("test_records_store.py",),
     "players": ("test_records_store.py",),
     "events": ("test_records_store.py",),
+    "opening": ("test_records_faults.py", "test_records_schema.py"),
 }
 _root = Path.cwd()
 
