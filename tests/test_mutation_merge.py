@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from records_support import JST, entry, open_store
+from records_support import JST, Clock, entry, open_store
 
 from records.errors import Unwritable
-from records.exchange import export_json, json_bytes, parse_export
+from records.exchange import event_export, export_json, json_bytes, parse_export
 from records.merge import ImportedEvent, apply
 from records.store import LogStore
 from records.sync.hlc import stamp_of
@@ -236,3 +236,52 @@ def test_an_import_into_a_read_only_log_says_nothing_was_imported(
             "nothing imported: the penalty log is read-only here (the folder is read-only)"
         )
         assert mine.events() == ()
+
+
+CLOCK_START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
+
+
+def test_the_clock_of_an_event_matched_by_name_can_be_corrected_here(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Another device's round clock merged into this device's event of the same name takes
+    this event's row ids: the judge here can then correct the round's start and its length,
+    and the same file imported again leaves the (later) corrections in place."""
+    a = open_store(regulation, tmp_path / "a", Clock(CLOCK_START))
+    b = open_store(regulation, tmp_path / "b", Clock(CLOCK_START + timedelta(minutes=10)))
+    try:
+        event_a, event_b = a.create_event("同じ名前"), b.create_event("同じ名前")
+        a.round_clock.start(event_a.id, 2, CLOCK_START)
+        a.round_clock.set_default_minutes(event_a.id, 45)
+        data = json_bytes(event_export(a, event_a.id)[0])
+        b.merge(parse_export(data, regulation))
+        corrected = CLOCK_START + timedelta(minutes=1)
+        b.round_clock.start(event_b.id, 2, corrected)
+        b.round_clock.set_default_minutes(event_b.id, 40)
+        b.merge(parse_export(data, regulation))
+        assert b.round_clock.round(event_b.id, 2).started_at == corrected
+        assert b.round_clock.default_minutes(event_b.id) == 40
+        assert len(b.round_clock.rows(event_b.id).rounds) == 1
+    finally:
+        a.close()
+        b.close()
+
+
+def test_clock_rows_of_a_file_without_their_versions_are_imported(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """A file from before the clock had versions: each row gets one, and the clock shows."""
+    a = open_store(regulation, tmp_path / "a", Clock(CLOCK_START))
+    b = open_store(regulation, tmp_path / "b", Clock(CLOCK_START))
+    try:
+        event = a.create_event("大会")
+        a.round_clock.start(event.id, 1, CLOCK_START)
+        a.round_clock.extend(event.id, 1, "12", 3)
+        payload = event_export(a, event.id)[0]
+        del payload["clock"]["versions"]
+        report = b.merge(parse_export(json_bytes(payload), regulation))
+        assert report.clock == (2, 0, 0)  # the round and its extension
+        assert b.round_clock.round(event.id, 1) == a.round_clock.round(event.id, 1)
+    finally:
+        a.close()
+        b.close()
