@@ -17,6 +17,7 @@ from records_support import JST, Clock, entry, open_store
 from records.errors import Unwritable
 from records.exchange import event_export, export_json, json_bytes, parse_export
 from records.merge import ImportedEvent, apply
+from records.model import Round
 from records.store import LogStore
 from records.sync.hlc import stamp_of
 from records.sync.items import EVENT, RECORD, ItemVersion, canonical
@@ -253,8 +254,10 @@ def test_the_clock_of_an_event_matched_by_name_can_be_corrected_here(
         event_a, event_b = a.create_event("同じ名前"), b.create_event("同じ名前")
         a.round_clock.start(event_a.id, 2, CLOCK_START)
         a.round_clock.set_default_minutes(event_a.id, 45)
+        a.set_rounds(event_a.id, [Round(1, None), Round(2, None)])  # a version of a's settings
         data = json_bytes(event_export(a, event_a.id)[0])
         b.merge(parse_export(data, regulation))
+        assert [e.id for e in b.events()] == [event_b.id]  # no event of a's UUID here
         corrected = CLOCK_START + timedelta(minutes=1)
         b.round_clock.start(event_b.id, 2, corrected)
         b.round_clock.set_default_minutes(event_b.id, 40)
