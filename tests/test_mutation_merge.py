@@ -288,3 +288,35 @@ def test_clock_rows_of_a_file_without_their_versions_are_imported(
     finally:
         a.close()
         b.close()
+
+
+def test_an_older_edit_from_elsewhere_loses_and_counts_as_unchanged(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """The file brings an edit this log never saw, made before the edit here: it is kept as a
+    version, the record keeps the later edit, and the report does not call it updated."""
+    with (
+        open_store(regulation, tmp_path / "there") as there,
+        open_store(regulation, tmp_path / "here", Clock(BASE + timedelta(hours=1))) as mine,
+    ):
+        event = there.create_event("県大会", None)
+        made = there.add_record(event.id, entry("山田太郎"))
+        mine.merge(parse_export(_file(there, event.id), regulation))
+        mine.edit_record(made.id, entry("山田太郎", note="後の編集"))
+        there.edit_record(made.id, entry("山田太郎", note="先の編集"))  # earlier, by the clocks
+        report = mine.merge(parse_export(_file(there, event.id), regulation))
+        assert (report.added, report.updated, report.unchanged) == (0, 0, 1)
+        assert [r.note for r in mine.records(event.id)] == ["後の編集"]
+        versions = mine.record_versions(made.id)
+        assert [(v.record.note, v.current) for v in versions][-1] == ("後の編集", True)
+        assert "先の編集" in {v.record.note for v in versions}  # kept, for the record's history
+
+
+def test_a_host_counts_the_new_versions_a_device_pushed(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    with open_store(regulation, tmp_path) as store:
+        ledger = store.ledger()
+        pushed = [event_version(EVENTS[0], "県大会", 1), record_version(EVENTS[0])]
+        assert ledger.receive(EVENTS[0], pushed, DEVICE, "佐藤") == 2
+        assert ledger.receive(EVENTS[0], pushed, DEVICE, "佐藤") == 0  # a repeat adds nothing
