@@ -5,8 +5,9 @@ form with a repeat notice and a record, phone and desktop, Japanese and English,
 tests/e2e/screenshots/ (…-log.png, …-log-form-repeat.png, …-log-record.png).
 
 The server (conftest.app_server) keeps its log in the test session's own data folder
-($PENALTY_GUIDE_DATA_DIR, tests/conftest.py); each scenario records its own player, so the
-scenarios do not see each other's repeats.
+($PENALTY_GUIDE_DATA_DIR, tests/conftest.py); each scenario records its own player (and a
+try after a failed one another: conftest.rerun_mark), so the scenarios do not see each other's
+repeats. The import's scenario has a server and a log of its own (it changes the round).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from records.store import LogStore
 from regulation.model import Regulation
 from views import strings as S
 
-from .harness import AppServer, FlutterApp
+from .harness import REPO_ROOT, AppServer, FlutterApp
 from .layouts import LOCALES, relaid_out, variant
 from .test_browser import (
     assert_infraction_screen,
@@ -133,14 +134,32 @@ def record_find_and_repeat(
 
 
 def test_copy_a_slip_line_export_and_import_in_the_browser(
-    open_app, regulation: Regulation, app_server: AppServer, tmp_path: Path
+    open_app, regulation: Regulation, tmp_path: Path
 ) -> None:
     """The clipboard (a client action, inside the tap), a download of the CSV and the JSON
-    (the FilePicker's save_file), and the file chooser of an import (pick_files with data)."""
+    (the FilePicker's save_file), and the file chooser of an import (pick_files with data).
+    On a server with a data folder of its own: the import makes round 2 the tournament's
+    current one, which the other tests' first records (round 1) must not meet, and each try
+    starts from an empty log."""
+    server = AppServer(
+        REPO_ROOT,
+        tmp_path / "server.log",
+        extra_env={"PENALTY_GUIDE_DATA_DIR": str(tmp_path / "server")},
+    ).start()
+    try:
+        copy_export_and_import(open_app, regulation, server, tmp_path)
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log(), server.log()
+
+
+def copy_export_and_import(
+    open_app, regulation: Regulation, server: AppServer, tmp_path: Path
+) -> None:
     item = infraction(regulation, DREW)
-    app = open_app("phone", "ja-JP", f"/infractions/{DREW}")
+    app = open_app("phone", "ja-JP", f"/infractions/{DREW}", server=server)
     context = app.page.context
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.base_url)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
     record_from_the_infraction_page(app, "高橋 健", "ja")
     save(app, "ja")
     line = f"1回戦 高橋 健 警告：{item.title.ja}"
