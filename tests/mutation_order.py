@@ -77,6 +77,7 @@ _OWN_TESTS = {
     "players": ("test_records_store.py",),
     "events": ("test_records_store.py",),
     "opening": ("test_records_faults.py", "test_records_schema.py"),
+    "exchange": ("test_mutation_exchange_files.py",),  # reading the file, apart from parsing it
 }
 _root = Path.cwd()
 
