@@ -7,6 +7,7 @@ rounds replace the placeholder's."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -27,6 +28,17 @@ BASE = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
 DEVICE = "a1" * 8
 EVENTS = [f"6f1d2a9c-0000-4000-8000-00000000003{n}" for n in range(3)]
 RECORD_ID = "6f1d2a9c-0000-4000-8000-000000000040"
+
+
+@pytest.fixture
+def devices(regulation: Regulation, tmp_path: Path) -> Iterator[tuple[LogStore, LogStore]]:
+    """Two devices' logs: another device's ("there"), whose exports are merged into this one's
+    ("here")."""
+    with (
+        open_store(regulation, tmp_path / "there") as there,
+        open_store(regulation, tmp_path / "here") as mine,
+    ):
+        yield there, mine
 
 
 def event_version(event_id: str, name: str, rounds: int, tick: int = 0) -> ItemVersion:
@@ -106,22 +118,19 @@ def test_a_record_before_its_events_settings_waits_in_a_placeholder(
 
 
 def test_a_file_of_an_event_matched_by_name_lands_in_the_event_here(
-    regulation: Regulation, tmp_path: Path
+    regulation: Regulation, devices: tuple[LogStore, LogStore]
 ) -> None:
     """Another device's 県大会 (its own UUID) merges into this device's 県大会: its records are
     moved into the event here, and no event is made for the other UUID."""
-    with (
-        open_store(regulation, tmp_path / "there") as there,
-        open_store(regulation, tmp_path / "here") as mine,
-    ):
-        theirs = there.create_event("県大会", None)
-        added = there.add_record(theirs.id, entry("山田太郎"))
-        local = mine.create_event("県大会", None)
-        data = json.dumps(export_json(*there.export_records(theirs.id)), ensure_ascii=False)
-        report = mine.merge(parse_export(data.encode(), regulation))
-        assert report.event.id == local.id
-        assert [event.id for event in mine.events()] == [local.id]
-        assert [record.id for record in mine.records(local.id)] == [added.id]
+    there, mine = devices
+    theirs = there.create_event("県大会", None)
+    added = there.add_record(theirs.id, entry("山田太郎"))
+    local = mine.create_event("県大会", None)
+    data = json.dumps(export_json(*there.export_records(theirs.id)), ensure_ascii=False)
+    report = mine.merge(parse_export(data.encode(), regulation))
+    assert report.event.id == local.id
+    assert [event.id for event in mine.events()] == [local.id]
+    assert [record.id for record in mine.records(local.id)] == [added.id]
 
 
 def _record_version(record_id: str, event_id: str, name: str = "山田太郎") -> ItemVersion:
@@ -147,41 +156,35 @@ def test_records_of_two_events_in_one_delivery_each_land_in_their_own(
 
 
 def test_two_records_edited_elsewhere_count_as_two_updates(
-    regulation: Regulation, tmp_path: Path
+    regulation: Regulation, devices: tuple[LogStore, LogStore]
 ) -> None:
-    with (
-        open_store(regulation, tmp_path / "there") as there,
-        open_store(regulation, tmp_path / "here") as mine,
-    ):
-        event = there.create_event("県大会", None)
-        made = [there.add_record(event.id, entry(name)) for name in ("山田", "佐藤", "鈴木")]
-        mine.merge(parse_export(_file(there, event.id), regulation))
-        for record in made[:2]:
-            there.edit_record(record.id, entry(record.player.name, note="席を離れた"))
-        report = mine.merge(parse_export(_file(there, event.id), regulation))
-        assert (report.added, report.updated, report.unchanged) == (0, 2, 1)
-        assert [r.note for r in mine.records(event.id, newest_first=False)] == [
-            "席を離れた",
-            "席を離れた",
-            None,
-        ]
+    there, mine = devices
+    event = there.create_event("県大会", None)
+    made = [there.add_record(event.id, entry(name)) for name in ("山田", "佐藤", "鈴木")]
+    mine.merge(parse_export(_file(there, event.id), regulation))
+    for record in made[:2]:
+        there.edit_record(record.id, entry(record.player.name, note="席を離れた"))
+    report = mine.merge(parse_export(_file(there, event.id), regulation))
+    assert (report.added, report.updated, report.unchanged) == (0, 2, 1)
+    assert [r.note for r in mine.records(event.id, newest_first=False)] == [
+        "席を離れた",
+        "席を離れた",
+        None,
+    ]
 
 
 def test_a_joiner_sends_its_host_what_it_imported_but_not_what_the_host_sent(
-    regulation: Regulation, tmp_path: Path
+    regulation: Regulation, devices: tuple[LogStore, LogStore]
 ) -> None:
-    with (
-        open_store(regulation, tmp_path / "there") as there,
-        open_store(regulation, tmp_path / "here") as mine,
-    ):
-        event = there.create_event("県大会", None)
-        there.add_record(event.id, entry("山田太郎"))
-        mine.merge(parse_export(_file(there, event.id), regulation))
-        ledger = mine.ledger()
-        assert ledger.waiting(event.id, 0) >= 1  # the imported record goes to the host
-        with mine._database.write() as db:  # a page pulled from the host (Ledger.pull)
-            apply(db, mine._events, mine._history, [record_version(EVENTS[0])], from_host=True)
-        assert ledger.waiting(EVENTS[0], 0) == 0  # never sent back to it
+    there, mine = devices
+    event = there.create_event("県大会", None)
+    there.add_record(event.id, entry("山田太郎"))
+    mine.merge(parse_export(_file(there, event.id), regulation))
+    ledger = mine.ledger()
+    assert ledger.waiting(event.id, 0) >= 1  # the imported record goes to the host
+    with mine._database.write() as db:  # a page pulled from the host (Ledger.pull)
+        apply(db, mine._events, mine._history, [record_version(EVENTS[0])], from_host=True)
+    assert ledger.waiting(EVENTS[0], 0) == 0  # never sent back to it
 
 
 def test_records_found_in_another_event_past_the_first_thousand(
@@ -201,42 +204,36 @@ def test_records_found_in_another_event_past_the_first_thousand(
 
 
 def test_a_file_of_an_event_renamed_here_still_lands_in_it(
-    regulation: Regulation, tmp_path: Path
+    regulation: Regulation, devices: tuple[LogStore, LogStore]
 ) -> None:
     """Matched by its UUID first: the judge here renamed the imported event, and the next file
     from the same device adds to it (no second event, no refusal)."""
-    with (
-        open_store(regulation, tmp_path / "there") as there,
-        open_store(regulation, tmp_path / "here") as mine,
-    ):
-        event = there.create_event("県大会", None)
-        first = there.add_record(event.id, entry("山田太郎"))
-        mine.merge(parse_export(_file(there, event.id), regulation))
-        mine.update_event(event.id, "県大会 二日目", None)
-        second = there.add_record(event.id, entry("佐藤花子"))
-        report = mine.merge(parse_export(_file(there, event.id), regulation))
-        assert (report.event.id, report.event.name, report.added) == (event.id, "県大会 二日目", 1)
-        assert not report.event_created
-        assert [e.id for e in mine.events()] == [event.id]
-        assert {r.id for r in mine.records(event.id)} == {first.id, second.id}
+    there, mine = devices
+    event = there.create_event("県大会", None)
+    first = there.add_record(event.id, entry("山田太郎"))
+    mine.merge(parse_export(_file(there, event.id), regulation))
+    mine.update_event(event.id, "県大会 二日目", None)
+    second = there.add_record(event.id, entry("佐藤花子"))
+    report = mine.merge(parse_export(_file(there, event.id), regulation))
+    assert (report.event.id, report.event.name, report.added) == (event.id, "県大会 二日目", 1)
+    assert not report.event_created
+    assert [e.id for e in mine.events()] == [event.id]
+    assert {r.id for r in mine.records(event.id)} == {first.id, second.id}
 
 
 def test_an_import_into_a_read_only_log_says_nothing_was_imported(
-    regulation: Regulation, tmp_path: Path
+    regulation: Regulation, devices: tuple[LogStore, LogStore]
 ) -> None:
-    with (
-        open_store(regulation, tmp_path / "there") as there,
-        open_store(regulation, tmp_path / "here") as mine,
-    ):
-        event = there.create_event("県大会", None)
-        there.add_record(event.id, entry("山田太郎"))
-        mine._database.read_only = "the folder is read-only"  # what LogStore.open sets then
-        with pytest.raises(Unwritable) as refused:
-            mine.merge(parse_export(_file(there, event.id), regulation))
-        assert str(refused.value) == (
-            "nothing imported: the penalty log is read-only here (the folder is read-only)"
-        )
-        assert mine.events() == ()
+    there, mine = devices
+    event = there.create_event("県大会", None)
+    there.add_record(event.id, entry("山田太郎"))
+    mine._database.read_only = "the folder is read-only"  # what LogStore.open sets then
+    with pytest.raises(Unwritable) as refused:
+        mine.merge(parse_export(_file(there, event.id), regulation))
+    assert str(refused.value) == (
+        "nothing imported: the penalty log is read-only here (the folder is read-only)"
+    )
+    assert mine.events() == ()
 
 
 CLOCK_START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
