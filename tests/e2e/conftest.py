@@ -209,12 +209,40 @@ OpenApp = Callable[..., FlutterApp]
 
 
 @pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Callable[..., AppServer]]:
+    """App servers of a test's own, each on the data folder of its device `name`:
+    `servers("a", PENALTY_GUIDE_SYNC_PORT="…")`; `servers("a", port=…, start=False)` is a
+    second server of device a, started by the test. `open_app` depends on this fixture, so
+    these servers stop only after every page has closed: a page whose server stopped shows
+    Flet's own reconnect screen, whose text asks for fallback fonts, and the offline check
+    would fail the test by chance (it did, in CI)."""
+    made: list[AppServer] = []
+
+    def make(name: str, *, port: int | None = None, start: bool = True, **env: str) -> AppServer:
+        server = AppServer(
+            REPO_ROOT,
+            tmp_path / f"server-{name}-{len(made) + 1}.log",
+            port,
+            extra_env={"PENALTY_GUIDE_DATA_DIR": str(tmp_path / f"device-{name}"), **env},
+        )
+        made.append(server)
+        return server.start() if start else server
+
+    yield make
+    for server in made:
+        server.stop()
+    for server in made:
+        assert "Traceback" not in server.log(), server.log()
+
+
+@pytest.fixture
 def open_app(
     request: pytest.FixtureRequest,
     playwright_driver,
     browser,
     app_server: AppServer,
     warm_profiles: WarmProfiles,
+    servers: Callable[..., AppServer],
 ) -> Iterator[OpenApp]:
     """Opens the app in a fresh browser context (own storage, own locale, own window size), or
     with PENALTY_GUIDE_E2E_WARM=1 in a Chromium of its own on warm disk caches (profiles.py):

@@ -25,7 +25,7 @@ from records.store import LogStore
 from regulation.model import Regulation
 from views import strings as S
 
-from .harness import REPO_ROOT, AppServer, FlutterApp
+from .harness import AppServer, FlutterApp
 from .layouts import LOCALES, relaid_out, variant
 from .test_browser import (
     assert_infraction_screen,
@@ -134,23 +134,14 @@ def record_find_and_repeat(
 
 
 def test_copy_a_slip_line_export_and_import_in_the_browser(
-    open_app, regulation: Regulation, tmp_path: Path
+    servers, open_app, regulation: Regulation, tmp_path: Path
 ) -> None:
     """The clipboard (a client action, inside the tap), a download of the CSV and the JSON
     (the FilePicker's save_file), and the file chooser of an import (pick_files with data).
     On a server with a data folder of its own: the import makes round 2 the tournament's
     current one, which the other tests' first records (round 1) must not meet, and each try
     starts from an empty log."""
-    server = AppServer(
-        REPO_ROOT,
-        tmp_path / "server.log",
-        extra_env={"PENALTY_GUIDE_DATA_DIR": str(tmp_path / "server")},
-    ).start()
-    try:
-        copy_export_and_import(open_app, regulation, server, tmp_path)
-    finally:
-        server.stop()
-    assert "Traceback" not in server.log(), server.log()
+    copy_export_and_import(open_app, regulation, servers("exchange"), tmp_path)
 
 
 def copy_export_and_import(

@@ -36,7 +36,6 @@ from views import strings as S
 from .harness import (
     HAS_FOCUS,
     REPO_ROOT,
-    AppServer,
     FlutterApp,
     free_port,
     server_environment,
@@ -117,31 +116,6 @@ def hosts(tmp_path: Path) -> Iterator[list[Host]]:
     yield started
     for host in started:
         host.stop()
-
-
-@pytest.fixture
-def servers(browser, tmp_path: Path) -> Iterator[object]:
-    """App servers, each on a data folder of its own (a device): `servers("a")`. Ask for it
-    before `open_app`: the servers must outlive the pages (a page whose server stopped shows
-    Flet's own reconnect screen, whose text asks for fallback fonts)."""
-    started: list[AppServer] = []
-
-    def start(name: str, **env: str) -> AppServer:
-        data = tmp_path / f"device-{name}"
-        server = AppServer(
-            REPO_ROOT,
-            tmp_path / f"server-{name}.log",
-            extra_env={"PENALTY_GUIDE_DATA_DIR": str(data), **env},
-        )
-        server.start()
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.stop()
-    for server in started:
-        assert "Traceback" not in server.log(), server.log()
 
 
 # -- driving the screens -------------------------------------------------------------------------
