@@ -73,7 +73,14 @@ _OWN_TESTS = {
         "test_records_exchange.py",
         "test_round_clock_store.py",
     ),
-    "history": ("test_records_store.py",),
+    # reading records apart from writing them; the evidence, the times and identity as stored
+    "history": (
+        "test_mutation_history_reads.py",
+        "test_records_store.py",
+        "test_record_evidence_sync.py",
+        "test_records_invisible.py",
+        "test_records_times.py",
+    ),
     "players": ("test_records_store.py",),
     "events": ("test_records_store.py",),
     "opening": ("test_records_faults.py", "test_records_schema.py"),
