@@ -41,7 +41,7 @@ def late(name: str, **fields: object) -> RecordInput:
     """A tardiness with every field of the form filled in."""
     arrived = datetime(2026, 11, 28, 10, 8, 26, tzinfo=JST)
     values: dict[str, object] = {
-        "player": Player(name, "0001"),
+        "player": Player(name),
         "infraction_id": "assembly-conditions-not-met",
         "tier_id": None,
         "round": 3,
@@ -71,7 +71,7 @@ def test_every_field_comes_back_as_written_after_reopening(
 ) -> None:
     with open_store(regulation, tmp_path, Clock()) as store:
         event_id = store.current_event().id
-        saved = store.add_record(event_id, late("山田太郎"))
+        saved = store.add_record(event_id, late("山田太郎", player=Player("山田太郎", "0001")))
     assert written(saved) == (
         Player("山田太郎", "0001"),
         "assembly-conditions-not-met",
@@ -121,3 +121,71 @@ def test_deleting_or_restoring_twice_is_one_change(store: LogStore, event_id: st
     assert store.delete_record(saved.id) == deleted
     assert [v.record.deleted for v in store.record_versions(saved.id)] == [False, True]
     assert deleted.updated_at - saved.updated_at >= timedelta(0)
+
+
+def test_an_edit_replaces_every_field_of_the_form_and_keeps_who_recorded_it(
+    store: LogStore, event_id: str
+) -> None:
+    store.ledger().save({"judge": "田中ジャッジ"})
+    saved = store.add_record(event_id, late("山田"))
+    assert saved.recorded_by is not None and saved.recorded_by.judge == "田中ジャッジ"
+    arrived = datetime(2026, 11, 28, 10, 12, 0, tzinfo=JST)
+    change = late(
+        "鈴木",
+        player=Player("鈴木", "0002"),
+        infraction_id="not-seated-10-minutes",
+        tier_id="disqualification",
+        round=4,
+        table="B-3",
+        note="二度目の確認",
+        arrived_at=arrived,
+        late_seconds=720,
+    )
+    edited = store.edit_record(saved.id, change)
+    assert written(edited) == (
+        Player("鈴木", "0002"),
+        "not-seated-10-minutes",
+        4,
+        "B-3",
+        "二度目の確認",
+        arrived,
+        720,
+    )
+    assert edited.tier_id == "disqualification"
+    assert (edited.id, edited.event_id, edited.created_at) == (
+        saved.id,
+        saved.event_id,
+        saved.created_at,
+    )
+    assert edited.recorded_by == saved.recorded_by  # the first recorder, not the editor
+    assert store.record(saved.id) == edited
+    # Cleared fields are cleared, not kept from before.
+    cleared = store.edit_record(
+        saved.id,
+        late("鈴木", round=None, table=None, note=None, arrived_at=None, late_seconds=None),
+    )
+    assert (cleared.round, cleared.table, cleared.note, cleared.arrived_at) == (None,) * 4
+    assert cleared.late_seconds is None
+    assert store.record(saved.id) == cleared
+    assert [v.record for v in store.record_versions(saved.id)] == [saved, edited, cleared]
+
+
+def test_the_repeat_count_is_kept_by_an_edit_and_counted_again_for_another_pair(
+    store: LogStore, event_id: str
+) -> None:
+    first = store.add_record(event_id, late("山田"))
+    second = store.add_record(event_id, late("山田", note="二度目"))
+    assert (first.occurrence, second.occurrence) == (1, 2)
+    store.delete_record(first.id)
+    # The count is what the judge was told when saving: a note changed does not recount it.
+    assert store.edit_record(second.id, late("山田", note="訂正")).occurrence == 2
+    third = store.add_record(event_id, late("鈴木"))
+    fourth = store.add_record(event_id, late("佐藤", infraction_id="drew-extra-cards"))
+    # Another player, or another infraction: the count of the new pair, earlier records only.
+    assert store.edit_record(fourth.id, late("鈴木")).occurrence == 2
+    assert (
+        store.edit_record(third.id, late("佐藤", infraction_id="drew-extra-cards")).occurrence == 1
+    )
+    moved = store.edit_record(second.id, late("山田", infraction_id="drew-extra-cards"))
+    assert moved.occurrence == 1
+    assert store.record(second.id) == moved
