@@ -6,6 +6,8 @@ the changes made."""
 
 from __future__ import annotations
 
+import sqlite3
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -189,3 +191,25 @@ def test_the_repeat_count_is_kept_by_an_edit_and_counted_again_for_another_pair(
     moved = store.edit_record(second.id, late("山田", infraction_id="drew-extra-cards"))
     assert moved.occurrence == 1
     assert store.record(second.id) == moved
+
+
+def test_a_log_from_before_venue_sync_gives_each_record_one_version_once(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    with open_store(regulation, tmp_path, Clock()) as store:
+        event_id = store.current_event().id
+        old = store.add_record(event_id, late("山田"))
+        gone = store.delete_record(store.add_record(event_id, late("鈴木")).id)
+        path = store.path
+    with sqlite3.connect(path) as db:  # as a log saved before versions existed
+        db.execute("DELETE FROM item_versions WHERE item_uuid = ?", (old.id,))
+        db.execute("DELETE FROM settings WHERE key = 'sync.backfilled'")
+    db.close()
+    for _ in range(2):  # the second opening adds nothing
+        with open_store(regulation, tmp_path, Clock()) as store:
+            found = store.record_versions(old.id)
+            assert [(v.record, v.recorded_by, v.current) for v in found] == [(old, None, True)]
+            assert [v.record for v in store.record_versions(gone.id)] == [
+                replace(gone, deleted=False, updated_at=gone.created_at),
+                gone,
+            ]

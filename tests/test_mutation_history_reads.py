@@ -143,3 +143,16 @@ def test_tardiness_is_worked_out_from_the_arrival_given_or_refused_in_one_line(
             store.suggest_tardiness(event_id, number, arrived)
         assert (caught.value.field, caught.value.reason) == ("round", "required")
         assert str(caught.value) == f"round {number} of {name!r} has no assembly time"
+
+
+def test_moving_an_events_records_copies_the_live_ones_only(store: LogStore, event_id: str) -> None:
+    shared = store.create_event("共有の大会")
+    kept = [store.add_record(event_id, entry(name)) for name in ("山田", "鈴木")]
+    store.delete_record(store.add_record(event_id, entry("佐藤")).id)
+    report = store.ledger().move_records(event_id, shared.id)
+    assert report.added == 2
+    moved = store.records(shared.id, newest_first=False, include_deleted=True)
+    assert [(r.player, r.created_at, r.deleted) for r in moved] == [
+        (r.player, r.created_at, False) for r in kept
+    ]
+    assert store.records(event_id) == ()
