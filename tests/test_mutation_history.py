@@ -83,6 +83,7 @@ def test_every_field_comes_back_as_written_after_reopening(
         datetime(2026, 11, 28, 10, 8, 26, tzinfo=JST),
         506,
     )
+    assert saved.tier_id == "warning"  # the infraction's own, none having been chosen
     assert saved.occurrence == 1 and saved.deleted is False
     assert saved.recorded_by is not None and saved.recorded_by.device
     with open_store(regulation, tmp_path, Clock()) as reopened:
@@ -122,7 +123,7 @@ def test_deleting_or_restoring_twice_is_one_change(store: LogStore, event_id: st
     deleted = store.delete_record(saved.id)
     assert store.delete_record(saved.id) == deleted
     assert [v.record.deleted for v in store.record_versions(saved.id)] == [False, True]
-    assert deleted.updated_at - saved.updated_at >= timedelta(0)
+    assert deleted.updated_at > saved.updated_at  # a tombstone wins a merge
 
 
 def test_an_edit_replaces_every_field_of_the_form_and_keeps_who_recorded_it(
@@ -160,6 +161,7 @@ def test_an_edit_replaces_every_field_of_the_form_and_keeps_who_recorded_it(
         saved.created_at,
     )
     assert edited.recorded_by == saved.recorded_by  # the first recorder, not the editor
+    assert edited.updated_at > saved.updated_at
     assert store.record(saved.id) == edited
     # Cleared fields are cleared, not kept from before.
     cleared = store.edit_record(
@@ -213,3 +215,24 @@ def test_a_log_from_before_venue_sync_gives_each_record_one_version_once(
                 replace(gone, deleted=False, updated_at=gone.created_at),
                 gone,
             ]
+
+
+def test_every_change_is_later_than_the_last_even_when_the_clock_went_back(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """An edit, a deletion and a restore each win a merge against the version they replace,
+    even on a device whose clock was set back an hour after the record was saved."""
+    clock = Clock()
+    with open_store(regulation, tmp_path, clock) as store:
+        saved = store.add_record(store.current_event().id, late("山田"))
+        clock.now -= timedelta(hours=1)
+        edited = store.edit_record(saved.id, late("山田", note="後から"))
+        deleted = store.delete_record(saved.id)
+        restored = store.restore_record(saved.id)
+        assert saved.updated_at < edited.updated_at < deleted.updated_at < restored.updated_at
+        assert [v.record for v in store.record_versions(saved.id)] == [
+            saved,
+            edited,
+            deleted,
+            restored,
+        ]

@@ -15,7 +15,7 @@ from records_support import JST, Clock, entry, open_store, synthetic_export
 
 from records.errors import InvalidInput
 from records.exchange import json_bytes, parse_export
-from records.model import Player
+from records.model import Player, RepeatCheck
 from records.store import LogStore
 from regulation.model import Regulation
 
@@ -34,7 +34,7 @@ def event_id(store: LogStore) -> str:
 def test_the_deleted_list_holds_only_the_deleted_and_a_table_only_its_own(
     store: LogStore, event_id: str
 ) -> None:
-    kept = store.add_record(event_id, entry("山田", table="12"))
+    kept = store.add_record(event_id, entry("山田", table="12", round_number=2))
     gone = store.add_record(event_id, entry("鈴木", table="7"))
     other = store.add_record(event_id, entry("佐藤", table="7"))
     gone = store.delete_record(gone.id)
@@ -44,6 +44,9 @@ def test_the_deleted_list_holds_only_the_deleted_and_a_table_only_its_own(
     assert store.records(event_id, table="7") == (other,)
     assert store.records(event_id, table="7", include_deleted=True) == (other, gone)
     assert store.records(event_id, table="12") == (kept,)
+    assert store.records(event_id, round_number=2) == (kept,)
+    assert store.records(event_id, round_number=1, include_deleted=True) == (other, gone)
+    assert store.records(event_id, round_number=3) == ()
 
 
 def test_a_player_is_found_under_every_written_form_and_an_unknown_one_has_nothing(
@@ -56,6 +59,9 @@ def test_a_player_is_found_under_every_written_form_and_an_unknown_one_has_nothi
     assert store.records(event_id, player_id="77", newest_first=False) == tuple(by_id)
     assert store.records(event_id, player=Player("誰か")) == ()
     assert store.records(event_id, player_id="99") == ()
+    # A name with an ID: that ID under any name, not another player of the same name.
+    store.add_record(event_id, entry("佐藤", player_id="88"))
+    assert store.records(event_id, player=Player("佐藤", "77")) == (by_id[1], by_id[0])
     assert store.check_repeat(event_id, Player("誰か"), "drew-extra-cards").previous == ()
 
 
@@ -156,3 +162,62 @@ def test_moving_an_events_records_copies_the_live_ones_only(store: LogStore, eve
         (r.player, r.created_at, False) for r in kept
     ]
     assert store.records(event_id) == ()
+
+
+def test_a_repeat_is_found_under_every_form_and_only_before_the_record(
+    store: LogStore, event_id: str
+) -> None:
+    """Late once at assembly under two spellings of one name, then late five minutes: the
+    same infraction twice (previous) and one of its section (related), oldest first."""
+    tardy, five = "assembly-conditions-not-met", "not-seated-5-minutes"
+    a = store.add_record(event_id, entry("山田 太郎", tardy))
+    b = store.add_record(event_id, entry("山田太郎", tardy))
+    c = store.add_record(event_id, entry("山田　太郎", five))
+    check = store.check_repeat(event_id, Player("山田太郎"), tardy)
+    assert check == RepeatCheck((a, b), "duel-forfeiture", (c,), False)
+    assert store.repeats_of(a) == RepeatCheck((), "duel-forfeiture", (), False)
+    assert store.repeats_of(b) == RepeatCheck((a,), "duel-forfeiture", (), False)
+    assert store.repeats_of(c) == RepeatCheck((), "match-forfeiture", (a, b), False)
+    assert (b.occurrence, c.occurrence) == (2, 1)
+    # A tier above the infraction's own already chosen: no suggestion, and it says so.
+    chosen = store.add_record(event_id, entry("山田太郎", tardy, tier="match-forfeiture"))
+    assert store.repeats_of(chosen) == RepeatCheck((a, b), None, (c,), True)
+
+
+def test_an_id_tells_two_players_of_one_name_apart_in_a_repeat(
+    store: LogStore, event_id: str
+) -> None:
+    first = store.add_record(event_id, entry("佐藤", player_id="8"))
+    assert store.check_repeat(event_id, Player("佐藤", "9"), "drew-extra-cards").previous == ()
+    assert store.check_repeat(event_id, Player("佐藤", "8"), "drew-extra-cards").previous == (
+        first,
+    )
+    other = store.add_record(event_id, entry("佐藤", player_id="9"))
+    assert store.repeats_of(other).previous == ()
+
+
+def test_pages_follow_one_another_without_a_gap_or_an_overlap(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    clock = Clock(step=timedelta(0))  # every record at one instant: the id breaks the tie
+    with open_store(regulation, tmp_path, clock) as store:
+        event_id = store.current_event().id
+        saved = [store.add_record(event_id, entry(f"P{n}")) for n in range(5)]
+        for newest_first, expected in ((True, saved[::-1]), (False, saved)):
+            first = store.records(event_id, limit=2, newest_first=newest_first)
+            rest = store.records(event_id, newest_first=newest_first, after=first[-1])
+            assert [*first, *rest] == expected
+            assert store.records(event_id, newest_first=newest_first, after=expected[-1]) == ()
+
+
+def test_a_chosen_tier_above_the_infractions_own_is_said_and_nothing_suggested(
+    store: LogStore, event_id: str
+) -> None:
+    store.add_record(event_id, entry("山田", "drew-extra-cards"))
+    for tier, check in (
+        ("match-forfeiture", RepeatCheck((), None, (), True)),
+        ("caution", RepeatCheck((), "duel-forfeiture", (), False)),
+        (None, RepeatCheck((), "duel-forfeiture", (), False)),
+    ):
+        found = store.check_repeat(event_id, Player("鈴木"), "drew-extra-cards", tier)
+        assert found == check, tier
