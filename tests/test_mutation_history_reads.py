@@ -221,3 +221,21 @@ def test_a_chosen_tier_above_the_infractions_own_is_said_and_nothing_suggested(
     ):
         found = store.check_repeat(event_id, Player("鈴木"), "drew-extra-cards", tier)
         assert found == check, tier
+
+
+def test_a_record_of_an_infraction_the_guide_no_longer_has_still_shows_its_repeats(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """A log kept with an older guide may name an infraction this one does not have: its
+    repeats are still found, with nothing suggested and nothing related, never a traceback."""
+    with open_store(regulation, tmp_path, Clock()) as store:
+        event_id = store.current_event().id
+        first, second = (store.add_record(event_id, entry("山田")) for _ in range(2))
+        path = store.path
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE records SET infraction = 'retired-infraction'")
+    db.close()
+    with open_store(regulation, tmp_path, Clock()) as store:
+        old, later = (store.record(r.id) for r in (first, second))
+        assert later is not None and later.infraction_id == "retired-infraction"
+        assert store.repeats_of(later) == RepeatCheck((old,), None, (), False)  # type: ignore[arg-type]
