@@ -18,20 +18,22 @@ from pathlib import Path
 import pytest
 from records_support import JST, Clock, entry, open_store
 
-from records.errors import InvalidInput
+from records.errors import InvalidInput, Unwritable
 from records.model import Player, Record, RecordedBy
 from records.store import LogStore
 from records.sync import ledger as ledger_module
 from records.sync import protocol
 from records.sync.clock_items import CLOCK_EXTENSION, CLOCK_MARK
 from records.sync.hlc import stamp_of
-from records.sync.items import EVENT, RECORD, ItemVersion, record_body
+from records.sync.items import EVENT, RECORD, ItemVersion, canonical, record_body
 from records.sync.state import KEYS, SyncState
 from regulation.model import Regulation
 
 BASE = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
 OTHER = "b2" * 16  # another device
 THIRD = "c3" * 16
+EVENT_IDS = ("6f1d2a9c-0000-4000-8000-0000000000e1", "6f1d2a9c-0000-4000-8000-0000000000e2")
+MOVED_COPY = "e0decba6-1e44-51d8-a96a-276932e49328"  # uuid5 of both ids
 
 
 @pytest.fixture
@@ -454,3 +456,73 @@ def test_devices_seen_are_listed_newest_first_and_written_every_30_seconds(
     ]
     assert [d for d, _j, _at in store.ledger().devices(other_event.id)] == ["d4" * 16]
     assert ledger_module.SEEN_WRITE_S == 30.0
+
+
+def test_a_read_only_log_says_nothing_was_synced(store: LogStore) -> None:
+    event = store.create_event("県大会")
+    ledger = store.ledger()
+    store._database.read_only = "the folder is read-only"  # what LogStore.open sets then
+    expected = "nothing synced: the penalty log is read-only here (the folder is read-only)"
+    with pytest.raises(Unwritable) as pushed:
+        ledger.receive(event.id, [foreign(event.id, 1)], OTHER, None)
+    with pytest.raises(Unwritable) as pulled:
+        ledger.pull(event.id, [], 5, 0)
+    assert str(pushed.value) == str(pulled.value) == expected
+
+
+def test_versions_from_before_sync_are_sent_both_ways(store: LogStore) -> None:
+    """A version with no device (an old file imported here) is nobody's own: a joiner pushes
+    it and a host sends it to everyone."""
+    event = store.create_event("県大会")
+    ledger = store.ledger()
+    old = replace(
+        foreign(event.id, 1, device=""),
+        judge=None,
+        body=json.dumps(
+            dict(json.loads(foreign(event.id, 1).body), recorded_by=None),
+            ensure_ascii=False,
+            sort_keys=True,
+            separators=(",", ":"),
+        ),
+    )
+    assert ledger.receive(event.id, [old], OTHER, None) == 1
+    assert kinds_and_ids(ledger.outgoing(event.id, 0)[0]) == [(RECORD, old.item_id)]
+    assert kinds_and_ids(ledger.page(event.id, 0, OTHER)[0]) == [(RECORD, old.item_id)]
+    assert kinds_and_ids(ledger.page(event.id, 0, "")[0]) == [(RECORD, old.item_id)]
+
+
+@pytest.mark.parametrize("index", [0, 499, 500, 599])
+def test_a_record_of_another_event_is_found_wherever_it_sorts(store: LogStore, index: int) -> None:
+    """The look-up goes 500 ids at a time: the one that belongs elsewhere is found at the
+    start, at each edge of a lot, and at the end."""
+    first = store.create_event("県大会")
+    second = store.create_event("市民大会")
+    ledger = store.ledger()
+    here = store.add_record(first.id, entry("山田"))
+    batch = [foreign(second.id, n) for n in range(1, 601)]
+    taken = batch[index].item_id  # sorted as the numbers are
+    with store._database.write() as db:
+        db.execute("UPDATE records SET uuid = ? WHERE uuid = ?", (taken, here.id))
+    problem = refused(ledger.receive, second.id, batch, OTHER, None)
+    assert str(problem) == f"record {taken} belongs to another event"
+    assert store.records(second.id) == ()
+
+
+def test_a_moved_copy_has_the_same_id_on_every_device_and_every_version(
+    store: LogStore,
+) -> None:
+    """Two devices that move the same offline record into the same shared event make one copy:
+    its id comes from the two ids alone, the same as in earlier versions of the app."""
+    ledger = store.ledger()
+    offline, shared = EVENT_IDS
+    for event_id, name in ((offline, "オフライン"), (shared, "県大会")):
+        settings = canonical({"name": name, "date": None, "rounds": []})
+        version = ItemVersion(
+            EVENT, event_id, event_id, stamp_of(BASE), OTHER, None, BASE, settings
+        )
+        assert ledger.receive(event_id, [version], OTHER, None) == 1
+    assert ledger.receive(offline, [foreign(offline, 1)], OTHER, None) == 1
+    ledger.move_records(offline, shared)
+    (copy,) = store.records(shared)
+    assert copy.id == MOVED_COPY
+    assert copy.player.name == "田中"
