@@ -526,3 +526,45 @@ def test_a_moved_copy_has_the_same_id_on_every_device_and_every_version(
     (copy,) = store.records(shared)
     assert copy.id == MOVED_COPY
     assert copy.player.name == "田中"
+
+
+def test_a_joiner_that_becomes_host_sends_what_it_pulled(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """When the host's phone is gone and a joined device hosts the event instead, the versions
+    it pulled from the old host go to its own joiners too."""
+    with (
+        open_store(regulation, tmp_path / "old-host", Clock(BASE)) as old_host,
+        open_store(regulation, tmp_path / "new-host", Clock(BASE)) as new_host,
+    ):
+        event = old_host.create_event("県大会")
+        old_host.ledger().ensure_event_version(event.id)
+        record = old_host.add_record(event.id, entry("山田"))
+        items, cursor, _ = old_host.ledger().page(event.id, 0, OTHER)
+        ledger = new_host.ledger()
+        assert ledger.pull(event.id, [json.loads(i) for i in items], cursor, 0) == 2
+        sent, _cursor, more = ledger.page(event.id, 0, THIRD)
+        assert (RECORD, record.id) in kinds_and_ids(sent) and not more
+        assert kinds_and_ids(sent)[0] == (EVENT, event.id)
+
+
+def test_a_pulled_record_of_another_event_here_is_refused_nothing_stored(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    with (
+        open_store(regulation, tmp_path / "host", Clock(BASE)) as host,
+        open_store(regulation, tmp_path / "joiner", Clock(BASE)) as joiner,
+    ):
+        shared = host.create_event("県大会")
+        host.ledger().ensure_event_version(shared.id)
+        mine = joiner.add_record(joiner.create_event("練習会").id, entry("鈴木"))
+        host.add_record(shared.id, entry("山田"))
+        items, cursor, _ = host.ledger().page(shared.id, 0, OTHER)
+        entries = [json.loads(i) for i in items]
+        entries[-1]["id"] = mine.id  # the host's record under an id this device has elsewhere
+        ledger = joiner.ledger()
+        problem = refused(ledger.pull, shared.id, entries, cursor, 0)
+        assert str(problem) == f"record {mine.id} belongs to another event"
+        assert joiner.event(shared.id) is None
+        assert joiner.record(mine.id) == mine
+        assert ledger.state().cursor == 0
