@@ -108,6 +108,11 @@ def test_moving_offline_records_copies_each_once_and_keeps_the_originals(
     assert [len(store.record_versions(r.id)) for r in originals] == [2, 2]
     assert originals[0].updated_at > kept.updated_at
 
+    # the copies are versions of the shared event: what its sync sends
+    sent = kinds_and_ids(ledger.page(shared.id, 0, OTHER)[0])
+    assert sent == [(RECORD, r.id) for r in moved]
+    assert {v.event_id for v in store.export_versions(shared.id)} == {shared.id}
+
     again = ledger.move_records(offline.id, shared.id)
     assert (again.added, again.unchanged) == (0, 0)  # the deleted originals are not moved
     assert store.records(shared.id, newest_first=False) == moved
@@ -125,6 +130,13 @@ def test_a_restored_original_moved_again_is_not_copied_twice(store: LogStore) ->
 
     assert (report.added, report.unchanged) == (0, 1)
     assert len(store.records(shared.id)) == 1
+    second = store.add_record(offline.id, entry("鈴木"))
+    ledger.move_records(offline.id, shared.id)
+    store.restore_record(original.id)
+    store.restore_record(second.id)
+    report = ledger.move_records(offline.id, shared.id)
+    assert (report.added, report.unchanged) == (0, 2)
+    assert len(store.records(shared.id)) == 2
     assert store.records(offline.id) == ()  # deleted again, still kept
     assert store.record(original.id) is not None
 
@@ -449,8 +461,12 @@ def test_devices_seen_are_listed_newest_first_and_written_every_30_seconds(
         (THIRD, "佐藤", BASE + timedelta(seconds=40)),
         (OTHER, "", BASE + timedelta(seconds=32)),
     ]
+    clock.now = BASE + timedelta(seconds=50)
+    assert ledger.seen(event.id, "a0" * 16, "渡辺") is True  # newest, though its id sorts first
+    assert [d for d, _j, _at in ledger.devices(event.id)] == ["a0" * 16, THIRD, OTHER]
     # another ledger (a restarted host) knows what was written
     assert store.ledger().devices(event.id) == [
+        ("a0" * 16, "渡辺", BASE + timedelta(seconds=50)),
         (THIRD, "佐藤", BASE + timedelta(seconds=40)),
         (OTHER, "", BASE + timedelta(seconds=31)),
     ]
@@ -491,15 +507,17 @@ def test_versions_from_before_sync_are_sent_both_ways(store: LogStore) -> None:
     assert kinds_and_ids(ledger.page(event.id, 0, "")[0]) == [(RECORD, old.item_id)]
 
 
-@pytest.mark.parametrize("index", [0, 499, 500, 599])
-def test_a_record_of_another_event_is_found_wherever_it_sorts(store: LogStore, index: int) -> None:
+@pytest.mark.parametrize(("index", "count"), [(0, 600), (499, 600), (500, 600), (999, 1000)])
+def test_a_record_of_another_event_is_found_wherever_it_sorts(
+    store: LogStore, index: int, count: int
+) -> None:
     """The look-up goes 500 ids at a time: the one that belongs elsewhere is found at the
     start, at each edge of a lot, and at the end."""
     first = store.create_event("県大会")
     second = store.create_event("市民大会")
     ledger = store.ledger()
     here = store.add_record(first.id, entry("山田"))
-    batch = [foreign(second.id, n) for n in range(1, 601)]
+    batch = [foreign(second.id, n) for n in range(1, count + 1)]
     taken = batch[index].item_id  # sorted as the numbers are
     with store._database.write() as db:
         db.execute("UPDATE records SET uuid = ? WHERE uuid = ?", (taken, here.id))
