@@ -86,7 +86,12 @@ _OWN_TESTS = {
     "opening": ("test_records_faults.py", "test_records_schema.py"),
     "exchange": ("test_mutation_exchange_files.py",),  # reading the file, apart from parsing it
     # venue sync: the ledger is what a host's and a joiner's requests read and write
-    "ledger": ("test_sync_merge.py", "test_sync_join.py", "test_sync_service.py"),
+    "ledger": (
+        "test_mutation_ledger_pages.py",
+        "test_sync_merge.py",
+        "test_sync_join.py",
+        "test_sync_service.py",
+    ),
     # records/sync/items.py: a version's body, checked where a sync page is parsed (protocol)
     "items": (
         "test_mutation_sync_items.py",
