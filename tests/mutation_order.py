@@ -78,6 +78,9 @@ _OWN_TESTS = {
     "events": ("test_records_store.py",),
     "opening": ("test_records_faults.py", "test_records_schema.py"),
     "exchange": ("test_mutation_exchange_files.py",),  # reading the file, apart from parsing it
+    "clock": ("test_round_clock.py",),  # the round clock's own arithmetic
+    # records/sync/local.py: every local save writes its version (the store's, the sync's)
+    "local": ("test_mutation_sync_local.py", "test_sync_merge.py", "test_sync_clock.py"),
 }
 _root = Path.cwd()
 
