@@ -185,6 +185,13 @@ def test_a_typed_time_of_day_is_today_in_the_zone_of_now() -> None:
     assert parse_instant("2026-11-28", now) == datetime(2026, 11, 28).astimezone()
 
 
+def test_a_typed_instant_in_iso_basic_form_is_read_too() -> None:
+    # no "-" and no ":" (or eight characters, like a time): still a date and time, not "HH:MM"
+    now = datetime(2026, 11, 28, 15, 42, 10, tzinfo=JST)
+    assert parse_instant("20261128T1305+0900", now) == datetime(2026, 11, 28, 13, 5, tzinfo=JST)
+    assert parse_instant("20261128", now) == datetime(2026, 11, 28).astimezone()
+
+
 def test_a_typed_time_that_is_not_one_is_refused_in_one_line() -> None:
     now = datetime(2026, 11, 28, 15, 42, 10, tzinfo=JST)
     error = refused(parse_instant, "  ", now)
@@ -196,3 +203,32 @@ def test_a_typed_time_that_is_not_one_is_refused_in_one_line() -> None:
     assert (str(error), error.field, error.reason) == ("at: required", "at", "required")
     for bad in ("25:00", "12:60", "13:05:61", "1:2:3:4", "2026-13-01T10:00"):
         assert refused(parse_instant, bad, now).reason == "format", bad
+
+
+def test_the_end_of_round_list_moves_on_with_a_running_pause() -> None:
+    clock = RoundClock(
+        1,
+        50,
+        START,
+        (PauseMark("p", "pause", at(20)),),
+        (Extension("x", "7", 3, None, False, at(5)),),
+    )
+    (row,) = clock.tables(at(30))  # paused for 10 minutes so far
+    assert row.ends_at == at(63)
+    assert clock.real_end(at(30)) == at(63)
+    (later,) = clock.tables(at(40))
+    assert later.ends_at == at(73)
+    assert clock.real_end(at(40)) == at(73)
+    marks = (*clock.marks, PauseMark("r", "resume", at(25)))
+    resumed = RoundClock(1, 50, START, marks, clock.extensions)
+    assert resumed.real_end(at(40)) == at(58)
+    assert RoundClock(1, 50, START, resumed.marks).real_end(at(40)) == at(55)
+
+
+def test_a_typed_time_with_an_offset_keeps_it() -> None:
+    now = datetime(2026, 11, 28, 15, 42, 10, tzinfo=JST)
+    manila = timezone(timedelta(hours=8))
+    typed = parse_instant("2026-11-28T13:05+08:00", now)
+    assert typed == datetime(2026, 11, 28, 13, 5, tzinfo=manila)
+    assert typed.utcoffset() == timedelta(hours=8)  # as typed, not the device's zone
+    assert parse_instant("2026-11-28T13:05+09:00", now).utcoffset() == timedelta(hours=9)
