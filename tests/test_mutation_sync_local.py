@@ -159,3 +159,11 @@ def test_records_saved_before_sync_get_their_versions_once(
         assert _history(store, RECORD, record.id) == [local.legacy_version(record)]
         rows = store._database.read("SELECT value FROM settings WHERE key = 'sync.backfilled'")
         assert rows == [("1",)]
+
+
+def test_a_log_without_a_device_id_names_no_device_never_a_made_up_one(store: LogStore) -> None:
+    # schema 4 gives every log one; a file edited by hand may have lost it
+    with store._database.write() as db:
+        db.execute("DELETE FROM settings WHERE key = ?", (local.DEVICE_KEY,))
+        assert local.setting(db, local.DEVICE_KEY) is None
+        assert local.who(db) == RecordedBy("", "")
