@@ -99,6 +99,9 @@ _OWN_TESTS = {
         "test_sync_merge.py",
         "test_record_evidence_sync.py",
     ),
+    "clock": ("test_round_clock.py",),  # the round clock's own arithmetic
+    # records/sync/local.py: every local save writes its version (the store's, the sync's)
+    "local": ("test_mutation_sync_local.py", "test_sync_merge.py", "test_sync_clock.py"),
 }
 _root = Path.cwd()
 
