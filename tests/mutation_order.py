@@ -78,14 +78,14 @@ _OWN_TESTS = {
     "events": ("test_records_store.py",),
     "opening": ("test_records_faults.py", "test_records_schema.py"),
     "exchange": ("test_mutation_exchange_files.py",),  # reading the file, apart from parsing it
-    # the small modules share one file (tests/test_mutation_small.py)
-    "addresses": ("test_mutation_small.py",),
-    "codes": ("test_mutation_small.py",),
+    # the small modules share two files (tests/test_mutation_small.py, _small_sync.py)
+    "addresses": ("test_mutation_small_sync.py",),
+    "codes": ("test_mutation_small_sync.py",),
     "errors": ("test_mutation_small.py",),
     "export_file": ("test_mutation_small.py",),
     "model": ("test_mutation_small.py",),
     "paths": ("test_mutation_small.py",),
-    "state": ("test_mutation_small.py",),
+    "state": ("test_mutation_small_sync.py",),
 }
 _root = Path.cwd()
 
