@@ -145,6 +145,25 @@ def test_a_failed_write_leaves_the_old_file_and_no_partial_one(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.json"]
 
 
+def test_a_failed_write_whose_partial_file_is_already_gone_is_still_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "log.json"
+
+    def fsync(fd: int) -> None:  # another program cleaned the folder while the disk filled up
+        for partial in tmp_path.glob(".log.json.*"):
+            partial.unlink()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(Unwritable) as caught:
+        write_file(target, b"new")
+    assert str(caught.value) == (
+        f"export not written: the disk is full (No space left on device) — {target}"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_export_into_a_missing_folder_is_refused_in_one_line(tmp_path: Path) -> None:
     target = tmp_path / "gone" / "log.json"
     with pytest.raises(LogError) as caught:

@@ -8,11 +8,13 @@ counts as not set (records/sync/state.py)."""
 from __future__ import annotations
 
 import errno
+import itertools
 import socket
 import struct
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -70,6 +72,31 @@ def test_a_key_depends_on_the_code_and_the_event_and_its_id_names_it(
     assert len(key_id(key)) == 16
     assert key_id(key) != key_id(derive_key(code, "event-2"))
     assert key.value not in repr(key) and str(key) == "<secret>"
+
+
+EVENT = "6f1d2a9c-0000-4000-8000-000000000001"
+
+
+def test_the_key_and_its_id_are_those_every_version_of_sync_v1_derives() -> None:
+    # A host and a joiner running different versions of the app must derive the same key from
+    # the same code (PBKDF2-HMAC-SHA256 over the 12 symbols, salted with the event's id) and
+    # name it alike: a change here is a new protocol version, not a fix.
+    key = derive_key(Secret("K7QF-2MXD-9PLA"), EVENT)
+    assert key.value == "679f6c309d2bafc0d9fed60f6acc57f991a85ae964c83afc62549ef09b41db13"
+    assert key_id(key) == "aca82a214baef3ab"
+    assert derive_key(Secret("K7QF2MXD9PLA"), EVENT) == key  # the dashes are only for the eye
+
+
+@pytest.mark.parametrize("typed", [None, 123456789012, b"K7QF2MXD9PLA"])
+def test_a_code_that_is_not_text_is_refused_in_one_line(typed: object) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_code(typed)  # type: ignore[arg-type]
+    error = caught.value
+    assert (str(error), error.field, error.reason) == (
+        "the join code must be text",
+        "code",
+        "format",
+    )
 
 
 # -- what a device remembers about sync (records/sync/state.py) ---------------------------------
@@ -177,8 +204,15 @@ def test_only_addresses_a_judge_can_reach_are_usable(address: str, usable_here: 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's interface list")
 def test_the_kernels_interface_list_names_every_interface_address() -> None:
     found = addresses._from_interfaces()
+    # What the kernel says it answers to, read another way (its routing table's local hosts).
+    lines = Path("/proc/net/fib_trie").read_text(encoding="ascii").splitlines()
+    local = {
+        line.split("|-- ")[1]
+        for line, after in itertools.pairwise(lines)
+        if "|-- " in line and after.strip() == "/32 host LOCAL"
+    }
     assert "127.0.0.1" in found  # the loopback, always up, before it is left out
-    assert all(len(a.split(".")) == 4 for a in found)
+    assert sorted(set(found)) == sorted(local) and len(found) == len(local)
     assert local_addresses() == tuple(dict.fromkeys(a for a in found if usable(a)))
 
 
