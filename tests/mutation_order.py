@@ -102,6 +102,14 @@ _OWN_TESTS = {
     "clock": ("test_round_clock.py",),  # the round clock's own arithmetic
     # records/sync/local.py: every local save writes its version (the store's, the sync's)
     "local": ("test_mutation_sync_local.py", "test_sync_merge.py", "test_sync_clock.py"),
+    # the small modules share two files (tests/test_mutation_small.py, _small_sync.py)
+    "addresses": ("test_mutation_small_sync.py",),
+    "codes": ("test_mutation_small_sync.py",),
+    "errors": ("test_mutation_small.py",),
+    "export_file": ("test_mutation_small.py",),
+    "model": ("test_mutation_small.py",),
+    "paths": ("test_mutation_small.py",),
+    "state": ("test_mutation_small_sync.py",),
 }
 _root = Path.cwd()
 
