@@ -65,8 +65,8 @@ def test_a_file_that_cannot_be_written_is_told_in_one_line(number: int, why: str
 
 def test_a_damaged_file_is_not_called_unwritable() -> None:
     damaged = sqlite3.DatabaseError("file is not a database")
-    damaged.sqlite_errorcode = 26  # type: ignore[attr-defined]
-    damaged.sqlite_errorname = "SQLITE_NOTADB"  # type: ignore[attr-defined]
+    damaged.sqlite_errorcode = 26
+    damaged.sqlite_errorname = "SQLITE_NOTADB"
     fault = describe_fault(damaged, LOG, "opening")
     assert type(fault) is LogError
     assert str(fault) == (
