@@ -16,9 +16,10 @@ import pytest
 
 from records.clock_tables import iso_or_none, parse_or_none
 from records.errors import LogError, Unwritable
-from records.faults import describe_fault
-from records.slip import ordinal
-from records.tiers import next_tier_up
+from records.faults import describe_fault, is_corruption
+from records.model import Player, Record
+from records.slip import ordinal, slip_line
+from records.tiers import next_tier_up, suggested_tier_up
 from regulation.model import Regulation
 
 JST = timezone(timedelta(hours=9))
@@ -41,34 +42,154 @@ def test_each_tier_is_followed_by_the_next_more_severe_one(regulation: Regulatio
     assert next_tier_up(regulation, "no-such-tier") is None
 
 
+def test_a_repeat_suggests_the_tier_above_the_infractions_own_whatever_is_chosen(
+    regulation: Regulation,
+) -> None:
+    """drew-extra-cards is a Warning: a repeat suggests Duel Forfeiture, whether the form
+    shows nothing, a lower tier, the Warning itself or a tier the guide does not know; once a
+    tier above the Warning is chosen there is nothing to suggest, and the form is told so."""
+    duel_forfeiture = regulation.tier("duel-forfeiture")
+    for chosen in (None, "", "caution", "warning", "no-such-tier"):
+        assert suggested_tier_up(regulation, "drew-extra-cards", chosen) == (
+            duel_forfeiture,
+            False,
+        ), chosen
+    for chosen in ("duel-forfeiture", "total-disqualification"):
+        assert suggested_tier_up(regulation, "drew-extra-cards", chosen) == (None, True), chosen
+    assert suggested_tier_up(regulation, "bribery") == (None, False)  # nothing above it
+    assert suggested_tier_up(regulation, "no-such-infraction", "warning") == (None, False)
+
+
+AT = datetime(2026, 11, 28, 13, 5, tzinfo=JST)
+
+
+def slip_record(**fields: object) -> Record:
+    values: dict[str, object] = {
+        "id": "5f0c0c8e-1111-4c1e-9f4e-000000000001",
+        "event_id": "e",
+        "created_at": AT,
+        "updated_at": AT,
+        "round": 2,
+        "table": "7",
+        "player": Player("鈴木", None),
+        "infraction_id": "drew-extra-cards",
+        "tier_id": "warning",
+        "note": "",
+    }
+    values.update(fields)
+    return Record(**values)  # type: ignore[arg-type]
+
+
+def test_a_slip_names_an_infraction_or_tier_the_guide_no_longer_knows_by_its_id(
+    regulation: Regulation,
+) -> None:
+    gone = slip_record(infraction_id="retired-infraction", tier_id="retired-tier")
+    assert slip_line(gone, regulation, "ja") == "2回戦 7卓 鈴木 retired-tier：retired-infraction"
+    assert slip_line(gone, regulation, "en") == "R2 T7 鈴木 retired-tier: retired-infraction"
+
+
+def test_a_first_offence_has_no_repeat_mark_and_a_lettered_table_is_spelt_out(
+    regulation: Regulation,
+) -> None:
+    first = slip_record(table="B 4", round=None)
+    for occurrence in ((), (1,)):
+        assert slip_line(first, regulation, "ja", *occurrence) == (
+            "B 4卓 鈴木 警告：故意ではなく、過剰にカードを引いた"
+        )
+        assert slip_line(first, regulation, "en", *occurrence) == (
+            "Table B 4 鈴木 Warning: Unintentionally drew extra cards"
+        )
+    assert slip_line(slip_record(), regulation, "en", 12).endswith(" (12th time)")
+    assert slip_line(slip_record(), regulation, "ja", 12).endswith("（同一違反12回目）")
+
+
 def test_ordinals_of_the_teens_and_beyond_a_hundred() -> None:
-    assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112)] == [
+    numbers = (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112, 121, 1011, 1021)
+    assert [ordinal(n) for n in numbers] == [
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "20th",
-        "21st", "22nd", "23rd", "101st", "111th", "112th",
+        "21st", "22nd", "23rd", "101st", "111th", "112th", "121st", "1011th", "1021st",
     ]  # fmt: skip
 
 
+def os_error(number: int) -> OSError:
+    return OSError(number, os.strerror(number))
+
+
+def sqlite_error(code: int | None, name: str | None, text: str = "it failed") -> sqlite3.Error:
+    """An error as sqlite3 raises it: its extended result code and that code's name."""
+    error = sqlite3.OperationalError(text)
+    if code is not None:
+        error.sqlite_errorcode = code
+    if name is not None:
+        error.sqlite_errorname = name
+    return error
+
+
+READ_ONLY = "the folder or the file is read-only or not accessible"
+FOLDER = "the folder is read-only or not accessible"
+BUSY = "another program kept the log busy for 5 s"
+DAMAGED = "the file is damaged ({}); restart the app to set it aside"
+
+
 @pytest.mark.parametrize(
-    ("number", "why"),
+    ("fault", "why"),
     [
-        (errno.ENOSPC, "the disk is full (No space left on device)"),
-        (errno.EFBIG, "the disk is full (File too large)"),
-        (errno.EROFS, "the folder is read-only or not accessible (Read-only file system)"),
-        (errno.EACCES, "the folder is read-only or not accessible (Permission denied)"),
+        # OSError's: a full disk, a file too big for the file system or over the user's quota
+        (os_error(errno.ENOSPC), "the disk is full (No space left on device)"),
+        (os_error(errno.EFBIG), "the disk is full (File too large)"),
+        (os_error(errno.EDQUOT), "the disk is full (Disk quota exceeded)"),
+        (os_error(errno.EROFS), f"{FOLDER} (Read-only file system)"),
+        (os_error(errno.EACCES), f"{FOLDER} (Permission denied)"),
+        (os_error(errno.EPERM), f"{FOLDER} (Operation not permitted)"),
+        # SQLite's, by the primary code of an extended one (the low byte)
+        (sqlite_error(13, "SQLITE_FULL"), "the disk is full (SQLITE_FULL)"),
+        (
+            sqlite_error(778, "SQLITE_IOERR_WRITE"),
+            "write error, probably a full disk (SQLITE_IOERR_WRITE)",
+        ),
+        (sqlite_error(8, "SQLITE_READONLY"), f"{READ_ONLY} (SQLITE_READONLY)"),
+        (sqlite_error(1032, "SQLITE_READONLY_DBMOVED"), f"{READ_ONLY} (SQLITE_READONLY_DBMOVED)"),
+        (sqlite_error(14, "SQLITE_CANTOPEN"), f"{READ_ONLY} (SQLITE_CANTOPEN)"),
+        (sqlite_error(3, "SQLITE_PERM"), f"{READ_ONLY} (SQLITE_PERM)"),
     ],
 )
-def test_a_file_that_cannot_be_written_is_told_in_one_line(number: int, why: str) -> None:
-    fault = describe_fault(OSError(number, os.strerror(number)), LOG, "saving")
-    assert type(fault) is Unwritable
-    assert str(fault) == f"saving: {why} — {LOG}"
+def test_a_file_that_cannot_be_written_is_told_in_one_line(fault: Exception, why: str) -> None:
+    told = describe_fault(fault, LOG, "saving")
+    assert type(told) is Unwritable
+    assert str(told) == f"saving: {why} — {LOG}"
 
 
-def test_a_damaged_file_is_not_called_unwritable() -> None:
-    damaged = sqlite3.DatabaseError("file is not a database")
-    damaged.sqlite_errorcode = 26
-    damaged.sqlite_errorname = "SQLITE_NOTADB"
-    fault = describe_fault(damaged, LOG, "opening")
-    assert type(fault) is LogError
-    assert str(fault) == (
-        f"opening: the file is damaged (SQLITE_NOTADB); restart the app to set it aside — {LOG}"
-    )
+@pytest.mark.parametrize(
+    ("fault", "why"),
+    [
+        (sqlite_error(5, "SQLITE_BUSY"), f"{BUSY} (SQLITE_BUSY)"),
+        (sqlite_error(517, "SQLITE_BUSY_SNAPSHOT"), f"{BUSY} (SQLITE_BUSY_SNAPSHOT)"),
+        (sqlite_error(6, "SQLITE_LOCKED"), f"{BUSY} (SQLITE_LOCKED)"),
+        (sqlite_error(11, "SQLITE_CORRUPT"), DAMAGED.format("SQLITE_CORRUPT")),
+        (sqlite_error(26, "SQLITE_NOTADB"), DAMAGED.format("SQLITE_NOTADB")),
+        (sqlite_error(1, "SQLITE_ERROR", "no such table: x"), "no such table: x (SQLITE_ERROR)"),
+        (sqlite_error(1, None, "no such table: x"), "no such table: x (OperationalError)"),
+        # raised by the sqlite3 module itself, with no result code at all
+        (
+            sqlite3.ProgrammingError("Cannot operate on a closed database."),
+            "Cannot operate on a closed database. (ProgrammingError)",
+        ),
+        (OSError(errno.EIO, "Input/output error"), "Input/output error"),
+        (OSError("no such device"), "no such device"),
+        (RuntimeError("the log went away"), "the log went away"),
+    ],
+)
+def test_any_other_fault_is_told_in_one_line_without_calling_the_log_unwritable(
+    fault: Exception, why: str
+) -> None:
+    told = describe_fault(fault, LOG, "opening")
+    assert type(told) is LogError
+    assert str(told) == f"opening: {why} — {LOG}"
+
+
+def test_only_a_damaged_file_counts_as_damaged() -> None:
+    assert is_corruption(sqlite_error(11, "SQLITE_CORRUPT"))
+    assert is_corruption(sqlite_error(267, "SQLITE_CORRUPT_VTAB"))
+    assert is_corruption(sqlite_error(26, "SQLITE_NOTADB"))
+    for code in (None, 1, 5, 13, 10, 8, 14, 522):
+        assert not is_corruption(sqlite_error(code, None)), code
