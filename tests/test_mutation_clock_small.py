@@ -8,17 +8,23 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+from contextlib import closing
 from datetime import datetime, timedelta, timezone
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from records_support import Clock, entry, open_store
 
-from records.clock_tables import iso_or_none, parse_or_none
+from records.clock_tables import ClockRow, iso_or_none, parse_or_none
+from records.database import to_us
 from records.errors import LogError, Unwritable
+from records.exchange import event_export, json_bytes, parse_export
 from records.faults import describe_fault, is_corruption
 from records.model import Player, Record
 from records.slip import ordinal, slip_line
+from records.store import LogStore
+from records.sync.hlc import legacy_stamp
 from records.tiers import next_tier_up, suggested_tier_up
 from regulation.model import Regulation
 
@@ -193,3 +199,100 @@ def test_only_a_damaged_file_counts_as_damaged() -> None:
     assert is_corruption(sqlite_error(26, "SQLITE_NOTADB"))
     for code in (None, 1, 5, 13, 10, 8, 14, 522):
         assert not is_corruption(sqlite_error(code, None)), code
+
+
+# -- the round clock's rows: stored, versioned and merged ---------------------------------------
+
+START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
+
+
+def minutes_after(minutes: float) -> datetime:
+    return START + timedelta(minutes=minutes)
+
+
+def a_round_with_everything(store: LogStore) -> str:
+    """An event whose clock has a row of every kind: its length, round 1 (started, paused,
+    resumed, one table extended and finished, another removed) and round 2 set but not started."""
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.set_default_minutes(event.id, 45)
+    clocks.start(event.id, 1, START)
+    clocks.pause(event.id, 1, minutes_after(5))
+    clocks.resume(event.id, 1, minutes_after(7))
+    clocks.extend(event.id, 1, "12", 3)
+    clocks.set_finished(event.id, 1, "12")
+    removed = clocks.extend(event.id, 1, "A-4", 2)
+    clocks.remove_extension(removed.id)
+    clocks.set_round_minutes(event.id, 2, 40)
+    return event.id
+
+
+def clock_versions(path: Path) -> list[tuple[str, str, int, str, str, str]]:
+    with closing(sqlite3.connect(path)) as db:
+        return db.execute(
+            "SELECT kind, item_uuid, stamp, device, saved_at, body FROM item_versions"
+            " WHERE kind LIKE 'clock.%' ORDER BY kind, item_uuid, stamp"
+        ).fetchall()
+
+
+def test_a_log_from_before_clock_versions_gets_one_version_per_row_when_opened(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """The versions of a log made before clock versions: each row without one gets one,
+    stamped from its updated_at with no device (the same on every device); a row that has
+    versions keeps exactly them; and the log's clock reads the same before and after."""
+    with open_store(regulation, tmp_path / "old", Clock(START)) as old:
+        event_id = a_round_with_everything(old)
+        rows = old.round_clock.rows(event_id)
+        path = old.path
+    made = clock_versions(path)
+    kept = [v for v in made if v[0] == "clock.event"]  # the event's length keeps its own
+    assert len(kept) == 1
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("DELETE FROM item_versions WHERE kind LIKE 'clock.%' AND kind != 'clock.event'")
+        db.execute("DELETE FROM settings WHERE key = 'sync.clock_backfilled'")
+    with open_store(regulation, tmp_path / "old", Clock(minutes_after(60))) as reopened:
+        assert reopened.round_clock.rows(event_id) == rows
+    backfilled = clock_versions(path)
+    every_row: list[ClockRow] = [*rows.rounds, *rows.marks, *rows.extensions]
+    assert len(every_row) == 6  # 2 rounds, a pause, a resume, 2 extensions
+    assert sorted(v[1] for v in backfilled if v[0] != "clock.event") == sorted(
+        row.stamp.id for row in every_row
+    )
+    for version in backfilled:
+        if version[0] != "clock.event":
+            row = next(row for row in every_row if row.stamp.id == version[1])
+            assert version[2:5] == (
+                legacy_stamp(to_us(row.stamp.updated_at)),
+                "",
+                row.stamp.updated_at.isoformat(timespec="microseconds"),
+            )
+    assert [v for v in backfilled if v[0] == "clock.event"] == kept
+    with open_store(regulation, tmp_path / "old", Clock(minutes_after(90))):
+        pass
+    assert clock_versions(path) == backfilled  # once: opening again adds nothing
+
+
+def test_an_import_lands_every_clock_row_as_it_was_and_counts_each_once(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Another device's clock, rows of every kind (a finished extension, a removed one, a round
+    not started), lands as it was; imported again after one row changed and one was added there,
+    the clock says 1 added, 1 updated, the rest unchanged (its records are not clock rows)."""
+    with (
+        open_store(regulation, tmp_path / "a", Clock(START)) as a,
+        open_store(regulation, tmp_path / "b", Clock(START)) as b,
+    ):
+        event_id = a_round_with_everything(a)
+        a.add_record(event_id, entry("山田", table="12"))
+        a.add_record(event_id, entry("鈴木", table="3"))
+        first = b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
+        assert (first.added, first.clock) == (2, (7, 0, 0))
+        assert b.round_clock.rows(event_id) == a.round_clock.rows(event_id)
+        assert b.round_clock.rounds(event_id) == a.round_clock.rounds(event_id)
+        a.round_clock.set_round_minutes(event_id, 2, 35)
+        a.round_clock.extend(event_id, 1, "3", 4)
+        again = b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
+        assert (again.unchanged, again.clock) == (2, (1, 1, 6))
+        assert b.round_clock.rows(event_id) == a.round_clock.rows(event_id)
+        assert b.round_clock.round(event_id, 2).minutes == 35
