@@ -78,17 +78,19 @@ _OWN_TESTS = {
     "events": ("test_records_store.py",),
     "opening": ("test_records_faults.py", "test_records_schema.py"),
     "exchange": ("test_mutation_exchange_files.py",),  # reading the file, apart from parsing it
-    # the small modules share one file; the clock's rows are stored and merged by the clock's
-    # store and by sync
+    # the small modules share one file; the clock's rows are stored by the clock's store and
+    # merged by file import (merge's tests) and by sync
     "clock_merge": (
         "test_mutation_clock_small.py",
         "test_round_clock_store.py",
         "test_sync_clock.py",
+        "test_mutation_merge.py",
     ),
     "clock_tables": (
         "test_mutation_clock_small.py",
         "test_round_clock_store.py",
         "test_sync_clock.py",
+        "test_mutation_merge.py",
     ),
     "tiers": ("test_mutation_clock_small.py",),
     "slip": ("test_mutation_clock_small.py",),

@@ -296,3 +296,27 @@ def test_an_import_lands_every_clock_row_as_it_was_and_counts_each_once(
         assert (again.unchanged, again.clock) == (2, (1, 1, 6))
         assert b.round_clock.rows(event_id) == a.round_clock.rows(event_id)
         assert b.round_clock.round(event_id, 2).minutes == 35
+
+
+def test_a_clock_without_versions_lands_whole_and_the_same_on_every_device(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """A file from before the clock had versions, with a row of every kind (the event's length
+    first among them): every row lands, and two devices that import it make the same versions
+    (stamped from each row's updated_at, no device), so they merge with each other later."""
+    with open_store(regulation, tmp_path / "a", Clock(START)) as a:
+        event_id = a_round_with_everything(a)
+        rows = a.round_clock.rows(event_id)
+        payload = event_export(a, event_id)[0]
+    del payload["clock"]["versions"]
+    made = []
+    for device in ("b", "c"):
+        with open_store(regulation, tmp_path / device, Clock(minutes_after(30))) as store:
+            report = store.merge(parse_export(json_bytes(payload), regulation))
+            assert report.clock == (7, 0, 0)
+            assert store.round_clock.rows(event_id) == rows
+            assert store.round_clock.default_minutes(event_id) == 45
+            path = store.path
+        made.append(clock_versions(path))
+    assert made[0] == made[1]
+    assert len(made[0]) == 7 and {version[3] for version in made[0]} == {""}
