@@ -227,10 +227,10 @@ def a_round_with_everything(store: LogStore) -> str:
     return event.id
 
 
-def clock_versions(path: Path) -> list[tuple[str, str, int, str, str, str]]:
+def clock_versions(path: Path) -> list[tuple[str, str, int, str, str, str, str]]:
     with closing(sqlite3.connect(path)) as db:
         return db.execute(
-            "SELECT kind, item_uuid, stamp, device, saved_at, body FROM item_versions"
+            "SELECT kind, item_uuid, stamp, device, saved_at, body, event_uuid FROM item_versions"
             " WHERE kind LIKE 'clock.%' ORDER BY kind, item_uuid, stamp"
         ).fetchall()
 
@@ -267,6 +267,7 @@ def test_a_log_from_before_clock_versions_gets_one_version_per_row_when_opened(
                 "",
                 row.stamp.updated_at.isoformat(timespec="microseconds"),
             )
+            assert version[6] == event_id
     assert [v for v in backfilled if v[0] == "clock.event"] == kept
     with open_store(regulation, tmp_path / "old", Clock(minutes_after(90))):
         pass
@@ -319,4 +320,5 @@ def test_a_clock_without_versions_lands_whole_and_the_same_on_every_device(
             path = store.path
         made.append(clock_versions(path))
     assert made[0] == made[1]
-    assert len(made[0]) == 7 and {version[3] for version in made[0]} == {""}
+    assert len(made[0]) == 7
+    assert {(version[3], version[6]) for version in made[0]} == {("", event_id)}
