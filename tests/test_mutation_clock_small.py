@@ -115,6 +115,26 @@ def test_a_first_offence_has_no_repeat_mark_and_a_lettered_table_is_spelt_out(
     assert slip_line(slip_record(), regulation, "ja", 12).endswith("（同一違反12回目）")
 
 
+def test_a_late_players_slip_keeps_the_whole_line_before_how_late(
+    regulation: Regulation,
+) -> None:
+    late = slip_record(
+        infraction_id="not-seated-5-minutes",
+        tier_id="duel-forfeiture",
+        arrived_at=AT,
+        late_seconds=6 * 60 + 5,
+        player=Player("鈴木", "0099"),
+    )
+    assert slip_line(late, regulation, "ja", 2) == (
+        "2回戦 7卓 鈴木（ID 0099） デュエルの敗北："
+        "指定の集合時間後5分経過しても、自分の席についていなかった（6分5秒の遅刻）（同一違反2回目）"
+    )
+    assert slip_line(late, regulation, "en", 2) == (
+        "R2 T7 鈴木 (ID 0099) Duel Forfeiture: Was still not in their seat 5 minutes after the"
+        " designated assembly time (6 min 5 s late) (2nd time)"
+    )
+
+
 def test_ordinals_of_the_teens_and_beyond_a_hundred() -> None:
     numbers = (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112, 121, 1011, 1021)
     assert [ordinal(n) for n in numbers] == [
