@@ -238,14 +238,16 @@ def minutes_after(minutes: float) -> datetime:
 
 def a_round_with_everything(store: LogStore) -> str:
     """An event whose clock has a row of every kind: its length, round 1 (started, paused,
-    resumed, one table extended and finished, another removed) and round 2 set but not started."""
+    resumed, one table extended for a record and finished, another removed) and round 2 set but
+    not started."""
     event = store.create_event("大会")
     clocks = store.round_clock
     clocks.set_default_minutes(event.id, 45)
     clocks.start(event.id, 1, START)
     clocks.pause(event.id, 1, minutes_after(5))
     clocks.resume(event.id, 1, minutes_after(7))
-    clocks.extend(event.id, 1, "12", 3)
+    judged = store.add_record(event.id, entry("山田", table="12"))
+    clocks.extend(event.id, 1, "12", 3, record_id=judged.id)
     clocks.set_finished(event.id, 1, "12")
     removed = clocks.extend(event.id, 1, "A-4", 2)
     clocks.remove_extension(removed.id)
@@ -311,7 +313,6 @@ def test_an_import_lands_every_clock_row_as_it_was_and_counts_each_once(
         open_store(regulation, tmp_path / "b", Clock(START)) as b,
     ):
         event_id = a_round_with_everything(a)
-        a.add_record(event_id, entry("山田", table="12"))
         a.add_record(event_id, entry("鈴木", table="3"))
         first = b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
         assert (first.added, first.clock) == (2, (7, 0, 0))
