@@ -318,6 +318,9 @@ def test_an_import_lands_every_clock_row_as_it_was_and_counts_each_once(
         assert (first.added, first.clock) == (2, (7, 0, 0))
         assert b.round_clock.rows(event_id) == a.round_clock.rows(event_id)
         assert b.round_clock.rounds(event_id) == a.round_clock.rounds(event_id)
+        (judged,) = (r for r in b.records(event_id) if r.player.name == "山田")
+        linked = {row.table: row.record_id for row in b.round_clock.rows(event_id).extensions}
+        assert linked == {"12": judged.id, "A-4": None}
         a.round_clock.set_round_minutes(event_id, 2, 35)
         a.round_clock.extend(event_id, 1, "3", 4)
         again = b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
