@@ -374,3 +374,27 @@ def test_the_stored_rows_of_an_event_and_a_round_are_read_as_the_store_wrote_the
         assert stored_round_row(db, other, 1).started_at == minutes_after(1)  # type: ignore[union-attr]
         assert stored_round_row(db, event_id, 3) is None
         assert stored_event_row(db, other) is None  # its length never set
+
+
+def test_an_older_clock_edit_from_elsewhere_loses_and_counts_as_unchanged(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Both devices changed the event's length and round 2's, this one later: the other's edits
+    arrive, are kept as versions, lose, and count as unchanged, and the rows that sort after
+    them (a new extension there) are still merged."""
+    with (
+        open_store(regulation, tmp_path / "a", Clock(START)) as a,
+        open_store(regulation, tmp_path / "b", Clock(minutes_after(60))) as b,
+    ):
+        event_id = a_round_with_everything(a)
+        b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
+        a.round_clock.set_default_minutes(event_id, 40)
+        a.round_clock.set_round_minutes(event_id, 2, 35)
+        a.round_clock.extend(event_id, 1, "5", 2)
+        b.round_clock.set_default_minutes(event_id, 55)
+        b.round_clock.set_round_minutes(event_id, 2, 38)
+        report = b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
+        assert report.clock == (1, 0, 7)  # the new extension; the 7 rows b had, 2 of them lost
+        assert b.round_clock.default_minutes(event_id) == 55
+        assert b.round_clock.round(event_id, 2).minutes == 38
+        assert [row.table for row in b.round_clock.rows(event_id).extensions] == ["12", "A-4", "5"]
