@@ -398,3 +398,29 @@ def test_an_older_clock_edit_from_elsewhere_loses_and_counts_as_unchanged(
         assert b.round_clock.default_minutes(event_id) == 55
         assert b.round_clock.round(event_id, 2).minutes == 38
         assert [row.table for row in b.round_clock.rows(event_id).extensions] == ["12", "A-4", "5"]
+
+
+def test_a_clock_row_stays_in_its_event_when_its_next_version_comes_under_another(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Device b merged a's event into its own of the same name, so a's extension lives there
+    under b's event; c has it under a's event, since renamed. When b's later edit of it reaches
+    c (b's event is new to c), the edit applies to the row where c has it: it never moves."""
+    with (
+        open_store(regulation, tmp_path / "a", Clock(START)) as a,
+        open_store(regulation, tmp_path / "b", Clock(minutes_after(30))) as b,
+        open_store(regulation, tmp_path / "c", Clock(minutes_after(60))) as c,
+    ):
+        event_a = a.create_event("大会").id
+        a.round_clock.start(event_a, 1, START)
+        extension = a.round_clock.extend(event_a, 1, "8", 3)
+        from_a = json_bytes(event_export(a, event_a)[0])
+        event_b = b.create_event("大会").id
+        b.merge(parse_export(from_a, regulation))  # into b's own 大会
+        c.merge(parse_export(from_a, regulation))  # a's 大会 itself
+        c.update_event(event_a, "大会（午前）", None)
+        b.round_clock.remove_extension(extension.id)
+        c.merge(parse_export(json_bytes(event_export(b, event_b)[0]), regulation))
+        (kept,) = c.round_clock.rows(event_a).extensions
+        assert (kept.stamp.id, kept.stamp.deleted) == (extension.id, True)
+        assert c.round_clock.rows(event_b).extensions == ()
