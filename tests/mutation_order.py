@@ -78,8 +78,8 @@ _OWN_TESTS = {
     "events": ("test_records_store.py",),
     "opening": ("test_records_faults.py", "test_records_schema.py"),
     "exchange": ("test_mutation_exchange_files.py",),  # reading the file, apart from parsing it
-    # the small modules share one file; the clock's rows are stored by the clock's store and
-    # merged by file import (merge's tests) and by sync
+    # the clock's rows and faults share one file; the clock's rows are stored by the clock's
+    # store and merged by file import (merge's tests) and by sync
     "clock_merge": (
         "test_mutation_clock_small.py",
         "test_round_clock_store.py",
@@ -92,8 +92,6 @@ _OWN_TESTS = {
         "test_sync_clock.py",
         "test_mutation_merge.py",
     ),
-    "tiers": ("test_mutation_clock_small.py",),
-    "slip": ("test_mutation_clock_small.py",),
     "faults": ("test_mutation_clock_small.py",),
 }
 _root = Path.cwd()

@@ -1,7 +1,7 @@
-"""The small modules of the log at the edges mutation testing found untested: the round
-clock's rows as stored and merged (records/clock_tables.py, records/clock_merge.py), the tiers
-a repeat is measured by (records/tiers.py), the match-slip line (records/slip.py) and the one
-line a failed database or file operation is told in (records/faults.py)."""
+"""Small modules of the log at the edges mutation testing found untested: the round clock's
+rows as stored, versioned and merged (records/clock_tables.py, records/clock_merge.py) and the
+one line a failed database or file operation is told in (records/faults.py). The tiers' and the
+match slip's are in tests/test_records_tiers.py and tests/test_records_slip.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import os
 import sqlite3
 from contextlib import closing
 from datetime import datetime, timedelta, timezone
-from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -27,11 +26,8 @@ from records.database import to_us
 from records.errors import LogError, Unwritable
 from records.exchange import event_export, json_bytes, parse_export
 from records.faults import describe_fault, is_corruption
-from records.model import Player, Record
-from records.slip import ordinal, slip_line
 from records.store import LogStore
 from records.sync.hlc import legacy_stamp
-from records.tiers import next_tier_up, suggested_tier_up
 from regulation.model import Regulation
 
 JST = timezone(timedelta(hours=9))
@@ -44,103 +40,6 @@ def test_a_clock_moment_is_stored_to_the_microsecond_and_read_back_the_same() ->
     assert text == "2026-12-02T13:05:00.000000+09:00"  # whole seconds keep their digits
     assert parse_or_none(text) == moment
     assert iso_or_none(None) is None and parse_or_none(None) is None
-
-
-def test_each_tier_is_followed_by_the_next_more_severe_one(regulation: Regulation) -> None:
-    tiers = sorted(regulation.tiers, key=lambda tier: tier.severity)
-    for lower, higher in pairwise(tiers):
-        assert next_tier_up(regulation, lower.id) == higher
-    assert next_tier_up(regulation, tiers[-1].id) is None
-    assert next_tier_up(regulation, "no-such-tier") is None
-
-
-def test_a_repeat_suggests_the_tier_above_the_infractions_own_whatever_is_chosen(
-    regulation: Regulation,
-) -> None:
-    """drew-extra-cards is a Warning: a repeat suggests Duel Forfeiture, whether the form
-    shows nothing, a lower tier, the Warning itself or a tier the guide does not know; once a
-    tier above the Warning is chosen there is nothing to suggest, and the form is told so."""
-    duel_forfeiture = regulation.tier("duel-forfeiture")
-    for chosen in (None, "", "caution", "warning", "no-such-tier"):
-        assert suggested_tier_up(regulation, "drew-extra-cards", chosen) == (
-            duel_forfeiture,
-            False,
-        ), chosen
-    for chosen in ("duel-forfeiture", "total-disqualification"):
-        assert suggested_tier_up(regulation, "drew-extra-cards", chosen) == (None, True), chosen
-    assert suggested_tier_up(regulation, "bribery") == (None, False)  # nothing above it
-    assert suggested_tier_up(regulation, "no-such-infraction", "warning") == (None, False)
-
-
-AT = datetime(2026, 11, 28, 13, 5, tzinfo=JST)
-
-
-def slip_record(**fields: object) -> Record:
-    values: dict[str, object] = {
-        "id": "5f0c0c8e-1111-4c1e-9f4e-000000000001",
-        "event_id": "e",
-        "created_at": AT,
-        "updated_at": AT,
-        "round": 2,
-        "table": "7",
-        "player": Player("鈴木", None),
-        "infraction_id": "drew-extra-cards",
-        "tier_id": "warning",
-        "note": "",
-    }
-    values.update(fields)
-    return Record(**values)  # type: ignore[arg-type]
-
-
-def test_a_slip_names_an_infraction_or_tier_the_guide_no_longer_knows_by_its_id(
-    regulation: Regulation,
-) -> None:
-    gone = slip_record(infraction_id="retired-infraction", tier_id="retired-tier")
-    assert slip_line(gone, regulation, "ja") == "2回戦 7卓 鈴木 retired-tier：retired-infraction"
-    assert slip_line(gone, regulation, "en") == "R2 T7 鈴木 retired-tier: retired-infraction"
-
-
-def test_a_first_offence_has_no_repeat_mark_and_a_lettered_table_is_spelt_out(
-    regulation: Regulation,
-) -> None:
-    first = slip_record(table="B 4", round=None)
-    for occurrence in ((), (1,)):
-        assert slip_line(first, regulation, "ja", *occurrence) == (
-            "B 4卓 鈴木 警告：故意ではなく、過剰にカードを引いた"
-        )
-        assert slip_line(first, regulation, "en", *occurrence) == (
-            "Table B 4 鈴木 Warning: Unintentionally drew extra cards"
-        )
-    assert slip_line(slip_record(), regulation, "en", 12).endswith(" (12th time)")
-    assert slip_line(slip_record(), regulation, "ja", 12).endswith("（同一違反12回目）")
-
-
-def test_a_late_players_slip_keeps_the_whole_line_before_how_late(
-    regulation: Regulation,
-) -> None:
-    late = slip_record(
-        infraction_id="not-seated-5-minutes",
-        tier_id="duel-forfeiture",
-        arrived_at=AT,
-        late_seconds=6 * 60 + 5,
-        player=Player("鈴木", "0099"),
-    )
-    assert slip_line(late, regulation, "ja", 2) == (
-        "2回戦 7卓 鈴木（ID 0099） デュエルの敗北："
-        "指定の集合時間後5分経過しても、自分の席についていなかった（6分5秒の遅刻）（同一違反2回目）"
-    )
-    assert slip_line(late, regulation, "en", 2) == (
-        "R2 T7 鈴木 (ID 0099) Duel Forfeiture: Was still not in their seat 5 minutes after the"
-        " designated assembly time (6 min 5 s late) (2nd time)"
-    )
-
-
-def test_ordinals_of_the_teens_and_beyond_a_hundred() -> None:
-    numbers = (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112, 121, 1011, 1021)
-    assert [ordinal(n) for n in numbers] == [
-        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "20th",
-        "21st", "22nd", "23rd", "101st", "111th", "112th", "121st", "1011th", "1021st",
-    ]  # fmt: skip
 
 
 def os_error(number: int) -> OSError:
