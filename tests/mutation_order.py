@@ -92,6 +92,12 @@ _OWN_TESTS = {
         "test_sync_clock.py",
         "test_mutation_merge.py",
     ),
+    "clock_rows": (
+        "test_mutation_clock_small.py",
+        "test_round_clock_store.py",
+        "test_mutation_exchange.py",
+        "test_sync_clock.py",
+    ),
     "faults": ("test_mutation_clock_small.py",),
 }
 _root = Path.cwd()

@@ -11,10 +11,12 @@ import sqlite3
 from contextlib import closing
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from records_support import Clock, entry, open_store
 
+from records.clock_rows import ClockData, clock_json, parse_clock
 from records.clock_tables import (
     ClockRow,
     iso_or_none,
@@ -23,7 +25,7 @@ from records.clock_tables import (
     stored_round_row,
 )
 from records.database import to_us
-from records.errors import LogError, Unwritable
+from records.errors import InvalidInput, LogError, Unwritable
 from records.exchange import event_export, json_bytes, parse_export
 from records.faults import describe_fault, is_corruption
 from records.store import LogStore
@@ -323,3 +325,109 @@ def test_a_clock_row_stays_in_its_event_when_its_next_version_comes_under_anothe
         (kept,) = c.round_clock.rows(event_a).extensions
         assert (kept.stamp.id, kept.stamp.deleted) == (extension.id, True)
         assert c.round_clock.rows(event_b).extensions == ()
+
+
+# -- the clock in an export file (records/clock_rows.py) ----------------------------------------
+
+IDS = [f"6f1d2a9c-0000-4000-8000-00000000000{n}" for n in range(6)]
+
+
+def stamped(n: int, **fields: object) -> dict[str, object]:
+    at = "2026-11-28T13:00:00.000000+09:00"
+    return {"id": IDS[n], "created_at": at, "updated_at": at, "deleted": False, **fields}
+
+
+def a_clock() -> dict[str, Any]:
+    return {
+        "event": stamped(0, round_minutes=45),
+        "rounds": [stamped(1, number=1, minutes=None, started_at="2026-11-28T13:00:00+09:00")],
+        "marks": [stamped(2, round=1, kind="pause", at="2026-11-28T13:05:00+09:00")],
+        "extensions": [stamped(3, round=1, table="12", minutes=3, record=IDS[5], finished=True)],
+    }
+
+
+def test_a_files_clock_reads_back_as_written() -> None:
+    data = parse_clock(a_clock())
+    assert data.count == 4 and parse_clock(clock_json(data)) == data
+    assert clock_json(data)["extensions"][0]["record"] == IDS[5]
+    assert data.rounds[0].minutes is None and data.extensions[0].finished is True
+    assert parse_clock(None) == ClockData() == parse_clock({})
+    bare = a_clock()
+    for row in (*bare["rounds"], *bare["marks"], *bare["extensions"]):
+        del row["deleted"]
+    del bare["extensions"][0]["finished"]
+    bare["extensions"][0]["id"] = IDS[3].upper()  # any spelling of a UUID, kept in one
+    read = parse_clock(bare)
+    assert (read.extensions[0].stamp.id, read.extensions[0].stamp.deleted) == (IDS[3], False)
+    assert not read.extensions[0].finished and not read.marks[0].stamp.deleted
+
+
+DROP = object()  # the key left out
+ISO = "not an ISO 8601 date and time: 'x'"
+MINUTES = "must be a whole number of minutes"
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "why", "reason"),
+    [
+        ("event", [], "must be an object", "format"),
+        ("event.round_minutes", 0, "a round lasts 1 to 1440 minutes, not 0", "out_of_range"),
+        ("event.id", DROP, "missing or not a UUID", "required"),
+        ("rounds", {}, "must be a list", "format"),
+        ("rounds[0].number", DROP, "required", "required"),
+        ("rounds[0].minutes", "50", MINUTES, "format"),
+        ("rounds[0].started_at", "x", ISO, "format"),
+        ("rounds[0].created_at", "x", ISO, "format"),
+        ("rounds[0].updated_at", "x", ISO, "format"),
+        ("marks[0]", 1, "must be an object", "format"),
+        ("marks[0].kind", "stop", 'must be "pause" or "resume"', "format"),
+        ("marks[0].round", DROP, "required", "required"),
+        ("marks[0].at", "x", ISO, "format"),
+        ("extensions[0].table", " ", "required", "required"),
+        ("extensions[0].finished", "yes", "must be true or false", "format"),
+        ("extensions[0].deleted", 0, "must be true or false", "format"),
+        ("extensions[0].minutes", 0, "an extension is 1 to 1440 minutes, not 0", "out_of_range"),
+        ("extensions[0].record", "x", "not a UUID: 'x'", "format"),
+        ("extensions[0].record", 5, "missing or not a UUID", "required"),
+    ],
+)
+def test_a_bad_clock_in_a_file_is_refused_naming_the_place(
+    where: str, value: object, why: str, reason: str
+) -> None:
+    clock = a_clock()
+    *path, key = where.replace("[0]", ".0").split(".")
+    parent: Any = clock
+    for step in path:
+        parent = parent[int(step) if step.isdigit() else step]
+    if value is DROP:
+        del parent[key]
+    else:
+        parent[int(key) if key.isdigit() else key] = value
+    with pytest.raises(InvalidInput) as refused:
+        parse_clock(clock)
+    found = (str(refused.value), refused.value.field, refused.value.reason)
+    assert found == (f"clock.{where}: {why}", f"clock.{where}", reason)
+
+
+def test_a_clock_row_given_twice_or_a_round_twice_is_refused() -> None:
+    twice = a_clock()
+    twice["marks"][0]["id"] = IDS[0]  # the event row's id
+    repeated = a_clock()
+    repeated["rounds"].append(stamped(4, number=1, minutes=40, started_at=None))
+    for clock, message in (
+        (twice, f"clock: the row {IDS[0]} appears twice"),
+        (repeated, "clock.rounds: round 1 given twice"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            parse_clock(clock)
+        assert (str(refused.value), refused.value.field, refused.value.reason) == (
+            message,
+            "clock",
+            "duplicate",
+        )
+    with pytest.raises(InvalidInput) as elsewhere:
+        parse_clock("a clock", "file.clock")
+    assert (str(elsewhere.value), elsewhere.value.field) == (
+        "file.clock: must be an object",
+        "file.clock",
+    )
