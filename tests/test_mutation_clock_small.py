@@ -329,37 +329,42 @@ def test_a_clock_row_stays_in_its_event_when_its_next_version_comes_under_anothe
 
 # -- the clock in an export file (records/clock_rows.py) ----------------------------------------
 
-IDS = [f"6f1d2a9c-0000-4000-8000-00000000000{n}" for n in range(6)]
+IDS = [f"6f1d2a9c-0000-4000-8000-00000000000{n}" for n in range(8)]
+AT_1300 = "2026-11-28T13:00:00.000000+09:00"
 
 
 def stamped(n: int, **fields: object) -> dict[str, object]:
-    at = "2026-11-28T13:00:00.000000+09:00"
-    return {"id": IDS[n], "created_at": at, "updated_at": at, "deleted": False, **fields}
+    return {"id": IDS[n], "created_at": AT_1300, "updated_at": AT_1300, "deleted": False, **fields}
 
 
 def a_clock() -> dict[str, Any]:
+    """A file's clock as the app writes it: a row of every kind, a round of its own length
+    that was removed (a tombstone), an extension for a record, finished."""
     return {
         "event": stamped(0, round_minutes=45),
-        "rounds": [stamped(1, number=1, minutes=None, started_at="2026-11-28T13:00:00+09:00")],
-        "marks": [stamped(2, round=1, kind="pause", at="2026-11-28T13:05:00+09:00")],
+        "rounds": [
+            stamped(1, number=1, minutes=None, started_at=AT_1300),
+            {**stamped(4, number=2, minutes=40, started_at=None), "deleted": True},
+        ],
+        "marks": [stamped(2, round=1, kind="pause", at="2026-11-28T13:05:00.000000+09:00")],
         "extensions": [stamped(3, round=1, table="12", minutes=3, record=IDS[5], finished=True)],
     }
 
 
 def test_a_files_clock_reads_back_as_written() -> None:
     data = parse_clock(a_clock())
-    assert data.count == 4 and parse_clock(clock_json(data)) == data
-    assert clock_json(data)["extensions"][0]["record"] == IDS[5]
-    assert data.rounds[0].minutes is None and data.extensions[0].finished is True
+    assert data.count == 5 and clock_json(data) == a_clock()
+    assert data.rounds[1].stamp.deleted and data.rounds[1].minutes == 40
     assert parse_clock(None) == ClockData() == parse_clock({})
+    assert clock_json(ClockData()) == {"event": None, "rounds": [], "marks": [], "extensions": []}
     bare = a_clock()
     for row in (*bare["rounds"], *bare["marks"], *bare["extensions"]):
-        del row["deleted"]
+        row.pop("deleted")
     del bare["extensions"][0]["finished"]
     bare["extensions"][0]["id"] = IDS[3].upper()  # any spelling of a UUID, kept in one
     read = parse_clock(bare)
     assert (read.extensions[0].stamp.id, read.extensions[0].stamp.deleted) == (IDS[3], False)
-    assert not read.extensions[0].finished and not read.marks[0].stamp.deleted
+    assert not read.extensions[0].finished and not read.rounds[1].stamp.deleted
 
 
 DROP = object()  # the key left out
@@ -413,7 +418,7 @@ def test_a_clock_row_given_twice_or_a_round_twice_is_refused() -> None:
     twice = a_clock()
     twice["marks"][0]["id"] = IDS[0]  # the event row's id
     repeated = a_clock()
-    repeated["rounds"].append(stamped(4, number=1, minutes=40, started_at=None))
+    repeated["rounds"].append(stamped(6, number=1, minutes=40, started_at=None))
     for clock, message in (
         (twice, f"clock: the row {IDS[0]} appears twice"),
         (repeated, "clock.rounds: round 1 given twice"),
