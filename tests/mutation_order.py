@@ -98,6 +98,12 @@ _OWN_TESTS = {
         "test_mutation_exchange.py",
         "test_sync_clock.py",
     ),
+    "clock_store": (
+        "test_round_clock_store.py",
+        "test_round_cli.py",
+        "test_mutation_clock_small.py",
+        "test_sync_clock.py",
+    ),
     "faults": ("test_mutation_clock_small.py",),
 }
 _root = Path.cwd()
