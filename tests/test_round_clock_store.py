@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from records_support import JST, Clock, open_store
+from records_support import JST, Clock, entry, open_store
 
 from records.clock import DEFAULT_ROUND_MINUTES
 from records.errors import InvalidInput
@@ -258,3 +258,70 @@ def test_the_clock_tables_refuse_impossible_rows(store: LogStore) -> None:
             " updated_at, updated_us) VALUES ('x', ?, 1, 2000, '', '', 0)",
             (event.id,),
         )
+
+
+def test_a_round_started_by_mistake_is_unstarted_here_and_on_other_devices(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Un-starting keeps the round's pauses and extensions, and another device that had the
+    start hears of it: the round is not started there either."""
+    a = open_store(regulation, tmp_path / "a", Clock(START))
+    b = open_store(regulation, tmp_path / "b", Clock(later(30)))
+    try:
+        event = a.create_event("大会")
+        other = a.create_event("別の大会")
+        for started in (event, other):
+            a.round_clock.start(started.id, 1, START)
+        a.round_clock.pause(event.id, 1, later(2))
+        a.round_clock.extend(event.id, 1, "4", 2)
+        b.merge(parse_export(_export(a, event.id), regulation))
+        cleared = b.round_clock.clear_start(event.id, 1)
+        assert (cleared.number, cleared.started_at) == (1, None)
+        assert cleared == b.round_clock.round(event.id, 1)
+        assert len(cleared.marks) == 1 and len(cleared.extensions) == 1
+        assert b.round_clock.current(event.id) is None
+        assert a.merge(parse_export(_export(b, event.id), regulation)).clock == (0, 1, 2)
+        assert not a.round_clock.round(event.id, 1).started
+        assert a.round_clock.round(other.id, 1).started_at == START  # its own event only
+    finally:
+        a.close()
+        b.close()
+
+
+def test_an_unknown_extension_is_refused_and_a_removed_one_stays_gone(store: LogStore) -> None:
+    event = store.create_event("大会")
+    judged = store.add_record(event.id, entry("山田", table="4"))
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    kept = clocks.extend(event.id, 1, "4", 2, record_id=judged.id)
+    clocks.set_finished(event.id, 1, "4")
+    removed = clocks.extend(event.id, 1, "4", 5, record_id=judged.id)
+    clocks.remove_extension(removed.id)
+    ((number, extension),) = clocks.extensions_of_record(judged.id)
+    assert number == 1
+    assert (extension.id, extension.table, extension.minutes) == (kept.id, "4", 2)
+    assert (extension.record_id, extension.finished) == (judged.id, True)
+    assert extension.created_at == kept.created_at
+    unknown = "6f1d2a9c-0000-4000-8000-0000000000ff"
+    with pytest.raises(InvalidInput) as refused:
+        clocks.remove_extension(unknown)
+    assert (str(refused.value), refused.value.field, refused.value.reason) == (
+        f"no extension {unknown!r}",
+        "extension",
+        "unknown_id",
+    )
+    (tombstone,) = [e for e in clocks.rows(event.id).extensions if e.stamp.id == removed.id]
+    assert tombstone.stamp.deleted and tombstone.stamp.updated_at > tombstone.stamp.created_at
+
+
+def test_the_rounds_of_an_event_are_its_own_with_their_lengths(store: LogStore) -> None:
+    event = store.create_event("大会")
+    other = store.create_event("別の大会")
+    clocks = store.round_clock
+    assert clocks.set_round_minutes(event.id, 2, 35).minutes == 35
+    clocks.start(event.id, 1, START)
+    clocks.start(other.id, 3, START)
+    assert [(r.number, r.minutes, r.started_at) for r in clocks.rounds(event.id)] == [
+        (1, 50, START),
+        (2, 35, None),
+    ]
