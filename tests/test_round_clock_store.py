@@ -327,3 +327,35 @@ def test_the_rounds_of_an_event_are_its_own_with_their_lengths(store: LogStore) 
         (1, 50, START),
         (2, 35, None),
     ]
+
+
+def test_a_rounds_length_is_refused_under_its_field_and_saved_later_than_before(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    for minutes, why, reason in (
+        (0, "a round lasts 1 to 1440 minutes, not 0", "out_of_range"),
+        ("50", "must be a whole number of minutes", "format"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            clocks.set_default_minutes(event.id, minutes)  # type: ignore[arg-type]
+        assert (str(refused.value), refused.value.field, refused.value.reason) == (
+            f"round_minutes: {why}",
+            "round_minutes",
+            reason,
+        )
+    clocks.start(event.id, 1, START)
+    with pytest.raises(InvalidInput) as refused:
+        clocks.extend(event.id, 1, "7", 3, record_id="nope")
+    assert (str(refused.value), refused.value.field) == (
+        "record: not a record id (UUID): 'nope'",
+        "record",
+    )
+    assert clocks.set_default_minutes(event.id, 45) == 45
+    first = clocks.rows(event.id).event
+    store.clock = Clock(START - timedelta(hours=1))  # the device's clock went back
+    clocks.set_default_minutes(event.id, 40)
+    second = clocks.rows(event.id).event
+    assert first is not None and second is not None and second.round_minutes == 40
+    assert second.stamp.updated_at > first.stamp.updated_at  # still the later edit
