@@ -359,3 +359,40 @@ def test_a_rounds_length_is_refused_under_its_field_and_saved_later_than_before(
     second = clocks.rows(event.id).event
     assert first is not None and second is not None and second.round_minutes == 40
     assert second.stamp.updated_at > first.stamp.updated_at  # still the later edit
+
+
+def test_a_pause_or_resume_out_of_turn_is_refused_under_its_field_and_reason(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+
+    def refused(call: object, *args: object) -> tuple[str, str | None, str]:
+        with pytest.raises(InvalidInput) as caught:
+            call(*args)  # type: ignore[operator]
+        return str(caught.value), caught.value.field, caught.value.reason
+
+    assert refused(clocks.pause, event.id, 1, START) == (
+        "round 1 has not started",
+        "round",
+        "not_started",
+    )
+    clocks.start(event.id, 1, later(1))
+    assert refused(clocks.pause, event.id, 1, START) == (
+        f"at: {START.isoformat(timespec='microseconds')} is before round 1 started",
+        "at",
+        "out_of_range",
+    )
+    assert refused(clocks.resume, event.id, 1, later(2)) == (
+        "round 1 is not paused",
+        "round",
+        "not_paused",
+    )
+    paused = clocks.pause(event.id, 1, later(1))  # at the very start
+    assert (paused.number, paused.marks[0].at) == (1, later(1))
+    assert refused(clocks.pause, event.id, 1, later(3)) == (
+        "round 1 is already paused",
+        "round",
+        "paused",
+    )
+    assert refused(clocks.extend, event.id, 1, " ", 2) == ("table: required", "table", "required")
