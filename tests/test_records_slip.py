@@ -74,6 +74,13 @@ def test_repeat_mark_and_one_line_whatever_the_name_holds(regulation: Regulation
         (22, "22nd"),
         (101, "101st"),
         (111, "111th"),
+        (10, "10th"),
+        (20, "20th"),
+        (23, "23rd"),
+        (112, "112th"),
+        (121, "121st"),
+        (1011, "1011th"),
+        (1021, "1021st"),
     ],
 )
 def test_ordinals(number: int, text: str) -> None:
@@ -104,3 +111,51 @@ def test_a_tardiness_says_how_late_the_player_was(regulation: Regulation) -> Non
     on_the_minute = record(late_seconds=300)
     assert slip_line(on_the_minute, regulation, "ja").endswith("（5分0秒の遅刻）")
     assert "遅刻" not in slip_line(record(), regulation, "ja")
+
+
+def suzuki(**fields: object) -> Record:
+    """鈴木 of table 7 in round 2, no ID."""
+    return record(**{"round": 2, "table": "7", "player": Player("鈴木", None), **fields})
+
+
+def test_a_slip_names_an_infraction_or_tier_the_guide_no_longer_knows_by_its_id(
+    regulation: Regulation,
+) -> None:
+    gone = suzuki(infraction_id="retired-infraction", tier_id="retired-tier")
+    assert slip_line(gone, regulation, "ja") == "2回戦 7卓 鈴木 retired-tier：retired-infraction"
+    assert slip_line(gone, regulation, "en") == "R2 T7 鈴木 retired-tier: retired-infraction"
+
+
+def test_a_first_offence_has_no_repeat_mark_and_a_lettered_table_is_spelt_out(
+    regulation: Regulation,
+) -> None:
+    first = suzuki(table="B 4", round=None)
+    for occurrence in ((), (1,)):
+        assert slip_line(first, regulation, "ja", *occurrence) == (
+            "B 4卓 鈴木 警告：故意ではなく、過剰にカードを引いた"
+        )
+        assert slip_line(first, regulation, "en", *occurrence) == (
+            "Table B 4 鈴木 Warning: Unintentionally drew extra cards"
+        )
+    assert slip_line(suzuki(), regulation, "en", 12).endswith(" (12th time)")
+    assert slip_line(suzuki(), regulation, "ja", 12).endswith("（同一違反12回目）")
+
+
+def test_a_late_players_slip_keeps_the_whole_line_before_how_late(
+    regulation: Regulation,
+) -> None:
+    late = suzuki(
+        infraction_id="not-seated-5-minutes",
+        tier_id="duel-forfeiture",
+        arrived_at=AT,
+        late_seconds=6 * 60 + 5,
+        player=Player("鈴木", "0099"),
+    )
+    assert slip_line(late, regulation, "ja", 2) == (
+        "2回戦 7卓 鈴木（ID 0099） デュエルの敗北："
+        "指定の集合時間後5分経過しても、自分の席についていなかった（6分5秒の遅刻）（同一違反2回目）"
+    )
+    assert slip_line(late, regulation, "en", 2) == (
+        "R2 T7 鈴木 (ID 0099) Duel Forfeiture: Was still not in their seat 5 minutes after the"
+        " designated assembly time (6 min 5 s late) (2nd time)"
+    )

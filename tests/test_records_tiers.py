@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import itertools
 
-from records.tiers import REPEAT_PRINCIPLE_ID, next_tier_up, officially_recorded
+from records.tiers import (
+    REPEAT_PRINCIPLE_ID,
+    next_tier_up,
+    officially_recorded,
+    suggested_tier_up,
+)
 from regulation.model import Regulation
 
 
@@ -41,3 +46,21 @@ def test_the_repeat_principle_is_the_regulations(regulation: Regulation) -> None
     principle = regulation.principle(REPEAT_PRINCIPLE_ID)
     assert principle is not None
     assert principle.text.ja == "同一の違反を繰り返した場合、ジャッジはより上位の罰則を適用できる。"
+
+
+def test_a_repeat_suggests_the_tier_above_the_infractions_own_whatever_is_chosen(
+    regulation: Regulation,
+) -> None:
+    """drew-extra-cards is a Warning: a repeat suggests Duel Forfeiture, whether the form
+    shows nothing, a lower tier, the Warning itself or a tier the guide does not know; once a
+    tier above the Warning is chosen there is nothing to suggest, and the form is told so."""
+    duel_forfeiture = regulation.tier("duel-forfeiture")
+    for chosen in (None, "", "caution", "warning", "no-such-tier"):
+        assert suggested_tier_up(regulation, "drew-extra-cards", chosen) == (
+            duel_forfeiture,
+            False,
+        ), chosen
+    for chosen in ("duel-forfeiture", "total-disqualification"):
+        assert suggested_tier_up(regulation, "drew-extra-cards", chosen) == (None, True), chosen
+    assert suggested_tier_up(regulation, "bribery") == (None, False)  # nothing above it
+    assert suggested_tier_up(regulation, "no-such-infraction", "warning") == (None, False)

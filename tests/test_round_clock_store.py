@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from records_support import JST, Clock, open_store
+from records_support import JST, Clock, entry, open_store
 
 from records.clock import DEFAULT_ROUND_MINUTES
 from records.errors import InvalidInput
@@ -258,3 +258,141 @@ def test_the_clock_tables_refuse_impossible_rows(store: LogStore) -> None:
             " updated_at, updated_us) VALUES ('x', ?, 1, 2000, '', '', 0)",
             (event.id,),
         )
+
+
+def test_a_round_started_by_mistake_is_unstarted_here_and_on_other_devices(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    """Un-starting keeps the round's pauses and extensions, and another device that had the
+    start hears of it: the round is not started there either."""
+    a = open_store(regulation, tmp_path / "a", Clock(START))
+    b = open_store(regulation, tmp_path / "b", Clock(later(30)))
+    try:
+        event = a.create_event("大会")
+        other = a.create_event("別の大会")
+        for started in (event, other):
+            a.round_clock.start(started.id, 1, START)
+        a.round_clock.pause(event.id, 1, later(2))
+        a.round_clock.extend(event.id, 1, "4", 2)
+        b.merge(parse_export(_export(a, event.id), regulation))
+        cleared = b.round_clock.clear_start(event.id, 1)
+        assert (cleared.number, cleared.started_at) == (1, None)
+        assert cleared == b.round_clock.round(event.id, 1)
+        assert len(cleared.marks) == 1 and len(cleared.extensions) == 1
+        assert b.round_clock.current(event.id) is None
+        assert a.merge(parse_export(_export(b, event.id), regulation)).clock == (0, 1, 2)
+        assert not a.round_clock.round(event.id, 1).started
+        assert a.round_clock.round(other.id, 1).started_at == START  # its own event only
+    finally:
+        a.close()
+        b.close()
+
+
+def test_an_unknown_extension_is_refused_and_a_removed_one_stays_gone(store: LogStore) -> None:
+    event = store.create_event("大会")
+    judged = store.add_record(event.id, entry("山田", table="4"))
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    kept = clocks.extend(event.id, 1, "4", 2, record_id=judged.id)
+    clocks.set_finished(event.id, 1, "4")
+    removed = clocks.extend(event.id, 1, "4", 5, record_id=judged.id)
+    store.clock = Clock(START - timedelta(hours=1))  # the device's clock went back
+    clocks.remove_extension(removed.id)
+    ((number, extension),) = clocks.extensions_of_record(judged.id)
+    assert number == 1
+    assert (extension.id, extension.table, extension.minutes) == (kept.id, "4", 2)
+    assert (extension.record_id, extension.finished) == (judged.id, True)
+    assert extension.created_at == kept.created_at
+    unknown = "6f1d2a9c-0000-4000-8000-0000000000ff"
+    with pytest.raises(InvalidInput) as refused:
+        clocks.remove_extension(unknown)
+    assert (str(refused.value), refused.value.field, refused.value.reason) == (
+        f"no extension {unknown!r}",
+        "extension",
+        "unknown_id",
+    )
+    (tombstone,) = [e for e in clocks.rows(event.id).extensions if e.stamp.id == removed.id]
+    # still later than the extension it removes, so that a merge keeps it removed
+    assert tombstone.stamp.deleted and tombstone.stamp.updated_at > tombstone.stamp.created_at
+
+
+def test_the_rounds_of_an_event_are_its_own_with_their_lengths(store: LogStore) -> None:
+    event = store.create_event("大会")
+    other = store.create_event("別の大会")
+    clocks = store.round_clock
+    assert clocks.set_round_minutes(event.id, 2, 35).minutes == 35
+    clocks.start(event.id, 1, START)
+    clocks.start(other.id, 3, START)
+    assert [(r.number, r.minutes, r.started_at) for r in clocks.rounds(event.id)] == [
+        (1, 50, START),
+        (2, 35, None),
+    ]
+
+
+def test_a_rounds_length_is_refused_under_its_field_and_saved_later_than_before(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    for minutes, why, reason in (
+        (0, "a round lasts 1 to 1440 minutes, not 0", "out_of_range"),
+        ("50", "must be a whole number of minutes", "format"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            clocks.set_default_minutes(event.id, minutes)  # type: ignore[arg-type]
+        assert (str(refused.value), refused.value.field, refused.value.reason) == (
+            f"round_minutes: {why}",
+            "round_minutes",
+            reason,
+        )
+    clocks.start(event.id, 1, START)
+    with pytest.raises(InvalidInput) as refused:
+        clocks.extend(event.id, 1, "7", 3, record_id="nope")
+    assert (str(refused.value), refused.value.field) == (
+        "record: not a record id (UUID): 'nope'",
+        "record",
+    )
+    assert clocks.set_default_minutes(event.id, 45) == 45
+    first = clocks.rows(event.id).event
+    store.clock = Clock(START - timedelta(hours=1))  # the device's clock went back
+    clocks.set_default_minutes(event.id, 40)
+    second = clocks.rows(event.id).event
+    assert first is not None and second is not None and second.round_minutes == 40
+    assert second.stamp.updated_at > first.stamp.updated_at  # still the later edit
+
+
+def test_a_pause_or_resume_out_of_turn_is_refused_under_its_field_and_reason(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+
+    def refused(call: object, *args: object) -> tuple[str, str | None, str]:
+        with pytest.raises(InvalidInput) as caught:
+            call(*args)  # type: ignore[operator]
+        return str(caught.value), caught.value.field, caught.value.reason
+
+    assert refused(clocks.pause, event.id, 1, START) == (
+        "round 1 has not started",
+        "round",
+        "not_started",
+    )
+    clocks.start(event.id, 1, later(1))
+    assert refused(clocks.pause, event.id, 1, START) == (
+        f"at: {START.isoformat(timespec='microseconds')} is before round 1 started",
+        "at",
+        "out_of_range",
+    )
+    assert refused(clocks.resume, event.id, 1, later(2)) == (
+        "round 1 is not paused",
+        "round",
+        "not_paused",
+    )
+    paused = clocks.pause(event.id, 1, later(1))  # at the very start
+    assert (paused.number, paused.marks[0].at) == (1, later(1))
+    assert refused(clocks.pause, event.id, 1, later(3)) == (
+        "round 1 is already paused",
+        "round",
+        "paused",
+    )
+    assert refused(clocks.extend, event.id, 1, " ", 2) == ("table: required", "table", "required")
