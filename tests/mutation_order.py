@@ -110,8 +110,8 @@ _OWN_TESTS = {
     "model": ("test_mutation_small.py",),
     "paths": ("test_mutation_small.py",),
     "state": ("test_mutation_small_sync.py",),
-    # the clock's rows and faults share one file; the clock's rows are stored by the clock's
-    # store and merged by file import (merge's tests) and by sync
+    # the clock's rows share one file; they are stored by the clock's store and merged by file
+    # import (merge's tests) and by sync
     "clock_merge": (
         "test_mutation_clock_small.py",
         "test_round_clock_store.py",
@@ -136,7 +136,6 @@ _OWN_TESTS = {
         "test_mutation_clock_small.py",
         "test_sync_clock.py",
     ),
-    "faults": ("test_mutation_clock_small.py",),
 }
 _root = Path.cwd()
 
