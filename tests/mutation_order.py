@@ -81,6 +81,8 @@ _OWN_TESTS = {
     "clock": ("test_round_clock.py",),  # the round clock's own arithmetic
     # records/sync/local.py: every local save writes its version (the store's, the sync's)
     "local": ("test_mutation_sync_local.py", "test_sync_merge.py", "test_sync_clock.py"),
+    # records/sync/clock_items.py: the clock's bodies, checked on a push and merged
+    "clock_items": ("test_mutation_sync_local.py", "test_sync_clock.py", "test_sync_merge.py"),
 }
 _root = Path.cwd()
 
