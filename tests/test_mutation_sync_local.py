@@ -393,3 +393,26 @@ def test_only_this_events_id_is_taken_for_its_clock_and_round_rows() -> None:
     check_item_id(CLOCK_MARK, UNKNOWN, EVENT_ID, {"round": 3}, "push[4]")  # any UUID
     check_item_id(CLOCK_EXTENSION, UNKNOWN, EVENT_ID, {"round": 3}, "push[4]")
     check_item_id(CLOCK_ROUND, UNKNOWN, EVENT_ID, "no object", "push[4]")  # the body check's job
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "field", "reason"),
+    [
+        (CLOCK_ROUND, {"number": None}, "number", "required"),
+        (CLOCK_MARK, {"round": _DROP}, "round", "required"),
+        (CLOCK_EXTENSION, {"round": None}, "round", "required"),
+        (CLOCK_EXTENSION, {"table": _DROP}, "table", "required"),
+        (CLOCK_EXTENSION, {"table": "  "}, "table", "required"),
+        (CLOCK_EXTENSION, {"round": 0}, "round", "out_of_range"),
+        (CLOCK_EXTENSION, {"record": "7"}, "record", "format"),
+        (CLOCK_MARK, {"kind": "Pause"}, "kind", "format"),
+    ],
+)
+def test_a_refused_clock_field_says_why_as_a_code_a_screen_can_translate(
+    regulation: Regulation, kind: str, change: dict[str, Any], field: str, reason: str
+) -> None:
+    body = {**_BASE, **_GOOD[kind], **change}
+    body = {key: value for key, value in body.items() if value is not _DROP}
+    with pytest.raises(InvalidInput) as refused:
+        CLOCK_CHECKS[kind](body, "b", regulation)
+    assert (refused.value.field, refused.value.reason) == (f"b.{field}", reason)
