@@ -136,6 +136,8 @@ _OWN_TESTS = {
         "test_mutation_clock_small.py",
         "test_sync_clock.py",
     ),
+    # records/sync/clock_items.py: the clock's bodies, checked on a push and merged
+    "clock_items": ("test_mutation_sync_local.py", "test_sync_clock.py", "test_sync_merge.py"),
 }
 _root = Path.cwd()
 
