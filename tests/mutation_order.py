@@ -86,6 +86,17 @@ _OWN_TESTS = {
     "model": ("test_mutation_small.py",),
     "paths": ("test_mutation_small.py",),
     "state": ("test_mutation_small_sync.py",),
+    # the front the screens call: its edges in test_mutation_small.py, then the files that open
+    # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
+    "store": (
+        "test_mutation_small.py",
+        "test_records_faults.py",
+        "test_records_schema.py",
+        "test_mutation_events.py",
+        "test_mutation_players.py",
+        "test_mutation_merge.py",
+        "test_records_exchange.py",
+    ),
 }
 _root = Path.cwd()
 
