@@ -360,3 +360,23 @@ def test_a_round_is_added_or_retimed_leaving_the_others(store: LogStore) -> None
     assert store.set_round(event_id, 2, later).rounds == (Round(1, AT), Round(2, later))
     assert store.set_round(event_id, 1, None).rounds == (Round(1, None), Round(2, later))
     assert store.event(event_id) == store.event_by_name(store.current_event().name)
+
+
+def test_a_renamed_event_keeps_the_date_given_and_a_higher_tier_chosen_is_seen(
+    store: LogStore,
+) -> None:
+    event_id = store.current_event().id
+    assert store.update_event(event_id, "県大会", date(2026, 12, 6)).date == date(2026, 12, 6)
+    earlier = store.add_record(event_id, entry("A"))  # drew-extra-cards: 警告 (warning)
+    # the judge already chose a tier above the infraction's own: no suggestion on top of it
+    check = store.check_repeat(event_id, Player("A"), "drew-extra-cards", "match-forfeiture")
+    assert (check.previous, check.next_tier_id, check.higher_chosen) == ((earlier,), None, True)
+    check = store.check_repeat(event_id, Player("A"), "drew-extra-cards")
+    assert (check.next_tier_id, check.higher_chosen) == ("duel-forfeiture", False)
+
+
+def test_tardiness_is_counted_from_the_arrival_given(store: LogStore) -> None:
+    event_id = store.current_event().id
+    store.set_rounds(event_id, (Round(1, AT),))
+    suggestion = store.suggest_tardiness(event_id, 1, AT + timedelta(minutes=8, seconds=26))
+    assert (suggestion.assembly_at, suggestion.late_by) == (AT, timedelta(minutes=8, seconds=26))
