@@ -380,3 +380,13 @@ def test_tardiness_is_counted_from_the_arrival_given(store: LogStore) -> None:
     store.set_rounds(event_id, (Round(1, AT),))
     suggestion = store.suggest_tardiness(event_id, 1, AT + timedelta(minutes=8, seconds=26))
     assert (suggestion.assembly_at, suggestion.late_by) == (AT, timedelta(minutes=8, seconds=26))
+
+
+def test_the_log_of_one_table_and_the_deleted_list(store: LogStore) -> None:
+    event_id = store.current_event().id
+    kept, gone = (
+        store.add_record(event_id, entry(n, table=t)) for n, t in (("A", "12"), ("B", "3"))
+    )
+    assert store.records(event_id, table="１２") == (kept,)  # as written, width-folded
+    store.delete_record(gone.id)
+    assert [r.id for r in store.records(event_id, only_deleted=True)] == [gone.id]
