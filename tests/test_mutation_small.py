@@ -3,9 +3,7 @@ is the one each platform documents, and an export never overwrites a file by acc
 log lives, records/paths.py); an export is written whole or not at all, and a failed one leaves the
 old file and nothing beside it (records/export_file.py); an error is one line (records/errors.py);
 the model's keys, rounds, repeat counts and reports (records/model.py); the log's front
-(records/store.py): each saved change tells venue sync once, a record's versions, exports with
-their tombstones, type-ahead's eight names. The sync ones (join codes,
-addresses, sync state) are in tests/test_mutation_small_sync.py."""
+(records/store.py). The sync ones are in tests/test_mutation_small_sync.py."""
 
 from __future__ import annotations
 
@@ -22,6 +20,7 @@ from records_support import Clock, entry, open_store
 from records.errors import InvalidInput, LogError, Unwritable
 from records.export_file import write_file
 from records.identity import id_key, name_key
+from records.locks import Lock, lock_path
 from records.model import Event, MergeReport, Player, Record, Recovery, RepeatCheck, Round
 from records.paths import data_dir, database_path, unused_path
 from records.store import LogStore
@@ -311,7 +310,6 @@ def test_a_records_versions_come_oldest_first_and_only_the_last_is_current(
     with store._database.lock:
         me = who(store._db)
     assert me.device and {v.recorded_by for v in found} == {me}
-    assert store.record_versions("no-such-record") == ()
 
 
 def test_an_export_holds_every_record_oldest_first_tombstones_included(store: LogStore) -> None:
@@ -390,3 +388,12 @@ def test_the_log_of_one_table_and_the_deleted_list(store: LogStore) -> None:
     assert store.records(event_id, table="１２") == (kept,)  # as written, width-folded
     store.delete_record(gone.id)
     assert [r.id for r in store.records(event_id, only_deleted=True)] == [gone.id]
+
+
+def test_a_closed_log_is_free_for_the_next_opener(regulation: Regulation, tmp_path: Path) -> None:
+    store = open_store(regulation, tmp_path)
+    other = Lock(lock_path(store.path))
+    assert not other.take_alone()  # in use while open (a migration waits for it)
+    store.close()
+    assert other.take_alone()
+    other.release()
