@@ -138,6 +138,17 @@ _OWN_TESTS = {
     ),
     # records/sync/clock_items.py: the clock's bodies, checked on a push and merged
     "clock_items": ("test_mutation_sync_local.py", "test_sync_clock.py", "test_sync_merge.py"),
+    # the front the screens call: its edges in test_mutation_small.py, then the files that open
+    # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
+    "store": (
+        "test_mutation_small.py",
+        "test_records_faults.py",
+        "test_records_schema.py",
+        "test_mutation_events.py",
+        "test_mutation_players.py",
+        "test_mutation_merge.py",
+        "test_records_exchange.py",
+    ),
 }
 _root = Path.cwd()
 

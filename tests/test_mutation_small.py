@@ -2,24 +2,30 @@
 is the one each platform documents, and an export never overwrites a file by accident (where the
 log lives, records/paths.py); an export is written whole or not at all, and a failed one leaves the
 old file and nothing beside it (records/export_file.py); an error is one line (records/errors.py);
-the model's keys, rounds, repeat counts and reports (records/model.py). The sync ones (join codes,
-addresses, sync state) are in tests/test_mutation_small_sync.py."""
+the model's keys, rounds, repeat counts and reports (records/model.py); the log's front
+(records/store.py). The sync ones are in tests/test_mutation_small_sync.py."""
 
 from __future__ import annotations
 
 import errno
 import os
 import sys
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from records_support import Clock, entry, open_store
 
 from records.errors import InvalidInput, LogError, Unwritable
 from records.export_file import write_file
 from records.identity import id_key, name_key
+from records.locks import Lock, lock_path
 from records.model import Event, MergeReport, Player, Record, Recovery, RepeatCheck, Round
 from records.paths import data_dir, database_path, unused_path
+from records.store import LogStore
+from records.sync.local import who
+from regulation.model import Regulation
 
 AT = datetime(2026, 12, 2, 13, 5, 1, tzinfo=timezone(timedelta(hours=9)))
 
@@ -245,3 +251,149 @@ def test_a_recovery_says_where_the_damaged_log_was_kept() -> None:
         "the penalty log /data/penalty-log.sqlite3 could not be read (the file is damaged); "
         "it was kept as penalty-log.damaged-20261202T130501.sqlite3 and a new log was started"
     )
+
+
+# -- the log's front (records/store.py) ----------------------------------------------------------
+
+
+@pytest.fixture
+def store(regulation: Regulation, tmp_path: Path) -> Iterator[LogStore]:
+    with open_store(regulation, tmp_path, Clock()) as opened:
+        yield opened
+
+
+def test_the_store_says_where_it_is_and_that_nothing_was_set_aside(
+    store: LogStore, regulation: Regulation, tmp_path: Path
+) -> None:
+    assert store.path == tmp_path / "penalty-log.sqlite3"
+    assert store.regulation is regulation
+    assert (store.recovery, store.migration_backup, store.read_only) == (None, None, None)
+    first = store.add_record(store.current_event().id, entry("A")).created_at
+    assert first.date() == date(2026, 11, 28)  # the clock it was opened with (Clock's day)
+    store.clock = lambda: AT  # every time the log writes comes from here
+    assert store.clock() == AT
+    assert store.add_record(store.current_event().id, entry("A")).created_at == AT
+
+
+def test_each_saved_change_tells_every_listener_once_and_a_read_tells_none(
+    store: LogStore,
+) -> None:
+    heard: list[str] = []
+    store.add_save_listener(lambda: heard.append("sync"))
+    store.add_save_listener(lambda: heard.append("screen"))
+    event = store.current_event()
+    saved = store.add_record(event.id, entry("A"))
+    store.edit_record(saved.id, entry("A", note="2枚"))
+    store.delete_record(saved.id)
+    store.restore_record(saved.id)
+    store.update_event(event.id, "県大会", None)
+    store.set_rounds(event.id, (Round(1, AT),))
+    store.round_clock.set_default_minutes(event.id, 50)  # the round clock's writes too
+    assert heard == ["sync", "screen"] * 7
+    store.records(event.id), store.record(saved.id), store.record_versions(saved.id)
+    store.check_repeat(event.id, Player("A"), "drew-extra-cards"), store.events()
+    assert len(heard) == 14
+
+
+def test_a_records_versions_come_oldest_first_and_only_the_last_is_current(
+    store: LogStore,
+) -> None:
+    event_id = store.current_event().id
+    saved = store.add_record(event_id, entry("A", note="1"))
+    store.edit_record(saved.id, entry("A", note="2"))
+    last = store.edit_record(saved.id, entry("A", note="3"))
+    found = store.record_versions(saved.id)
+    assert [v.record.note for v in found] == ["1", "2", "3"]
+    assert [v.current for v in found] == [False, False, True]
+    assert found[-1].record == last
+    assert found[0].saved_at < found[1].saved_at < found[2].saved_at
+    with store._database.lock:
+        me = who(store._db)
+    assert me.device and {v.recorded_by for v in found} == {me}
+
+
+def test_an_export_holds_every_record_oldest_first_tombstones_included(store: LogStore) -> None:
+    event_id = store.current_event().id
+    first, second = (store.add_record(event_id, entry(name)) for name in ("A", "B"))
+    store.delete_record(first.id)
+    event, records = store.export_records(event_id)
+    assert event == store.event(event_id)
+    assert [(r.id, r.deleted) for r in records] == [(first.id, True), (second.id, False)]
+    assert len(store.export_versions(event_id)) >= 3  # the settings, two records, a deletion
+
+
+def test_a_players_history_is_theirs_alone_oldest_first(store: LogStore) -> None:
+    event_id = store.current_event().id
+    made = [store.add_record(event_id, entry(name)) for name in ("A", "B", "A", "A")]
+    store.delete_record(made[3].id)
+    history = store.player_history(event_id, Player("A"))
+    assert [r.id for r in history] == [made[0].id, made[2].id]
+
+
+def test_type_ahead_offers_eight_names_unless_told_otherwise(store: LogStore) -> None:
+    event_id = store.current_event().id
+    for n in range(10):
+        store.add_record(event_id, entry(f"山田{n}"))
+    assert len(store.recent_players()) == 8
+    assert len(store.recent_players("山田", event_id=event_id, limit=3)) == 3
+    assert store.recent_players("佐藤") == ()
+
+
+def test_a_taken_event_name_is_refused_unless_the_existing_one_is_asked_for(
+    store: LogStore,
+) -> None:
+    made = store.create_event("県大会", date(2026, 12, 6))
+    assert made.date == date(2026, 12, 6)
+    with pytest.raises(InvalidInput):
+        store.create_event("県大会")
+    assert store.create_event("県大会", existing_ok=True) == made
+    assert store.event_by_name("県大会") == made
+    assert store.set_current_event(made.id) == store.current_event() == made
+
+
+def test_a_round_is_added_or_retimed_leaving_the_others(store: LogStore) -> None:
+    event_id = store.current_event().id
+    store.set_rounds(event_id, (Round(1, AT),))
+    later = AT + timedelta(hours=1)
+    assert store.set_round(event_id, 2, later).rounds == (Round(1, AT), Round(2, later))
+    assert store.set_round(event_id, 1, None).rounds == (Round(1, None), Round(2, later))
+    assert store.event(event_id) == store.event_by_name(store.current_event().name)
+
+
+def test_a_renamed_event_keeps_the_date_given_and_a_higher_tier_chosen_is_seen(
+    store: LogStore,
+) -> None:
+    event_id = store.current_event().id
+    assert store.update_event(event_id, "県大会", date(2026, 12, 6)).date == date(2026, 12, 6)
+    earlier = store.add_record(event_id, entry("A"))  # drew-extra-cards: 警告 (warning)
+    # the judge already chose a tier above the infraction's own: no suggestion on top of it
+    check = store.check_repeat(event_id, Player("A"), "drew-extra-cards", "match-forfeiture")
+    assert (check.previous, check.next_tier_id, check.higher_chosen) == ((earlier,), None, True)
+    check = store.check_repeat(event_id, Player("A"), "drew-extra-cards")
+    assert (check.next_tier_id, check.higher_chosen) == ("duel-forfeiture", False)
+
+
+def test_tardiness_is_counted_from_the_arrival_given(store: LogStore) -> None:
+    event_id = store.current_event().id
+    store.set_rounds(event_id, (Round(1, AT),))
+    suggestion = store.suggest_tardiness(event_id, 1, AT + timedelta(minutes=8, seconds=26))
+    assert (suggestion.assembly_at, suggestion.late_by) == (AT, timedelta(minutes=8, seconds=26))
+
+
+def test_the_log_of_one_table_and_the_deleted_list(store: LogStore) -> None:
+    event_id = store.current_event().id
+    kept, gone = (
+        store.add_record(event_id, entry(n, table=t)) for n, t in (("A", "12"), ("B", "3"))
+    )
+    assert store.records(event_id, table="１２") == (kept,)  # as written, width-folded
+    store.delete_record(gone.id)
+    assert [r.id for r in store.records(event_id, only_deleted=True)] == [gone.id]
+
+
+def test_a_closed_log_is_free_for_the_next_opener(regulation: Regulation, tmp_path: Path) -> None:
+    store = open_store(regulation, tmp_path)
+    other = Lock(lock_path(store.path))
+    assert not other.take_alone()  # in use while open (a migration waits for it)
+    store.close()
+    assert other.take_alone()
+    other.release()

@@ -17,12 +17,14 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from records_support import entry, open_store
 
 from records.errors import InvalidInput
 from records.sync import addresses, codes
 from records.sync.addresses import local_addresses, usable
 from records.sync.codes import ALPHABET, Secret, derive_key, group, key_id, new_code, parse_code
 from records.sync.state import KEYS, SyncState, from_settings
+from regulation.model import Regulation
 
 
 def test_a_join_code_typed_any_forgiving_way_is_the_same_code() -> None:
@@ -304,3 +306,22 @@ def test_on_linux_the_interface_list_is_used_and_the_routes_only_when_it_is_empt
     assert probe.asked == []
     listed.clear()
     assert local_addresses() == ("172.16.0.9",)
+
+
+# -- a log made before sync (records/store.py: LogStore.open) -----------------------------------
+
+
+def test_a_log_made_before_sync_gets_its_versions_at_the_next_opening(
+    regulation: Regulation, tmp_path: Path
+) -> None:
+    with open_store(regulation, tmp_path) as store:
+        event_id = store.current_event().id
+        saved = store.add_record(event_id, entry("A"))
+        store.round_clock.set_default_minutes(event_id, 50)
+        with store._database.write() as db:  # as an older app left it: no versions, no mark
+            db.execute("DELETE FROM item_versions")
+            db.execute("DELETE FROM settings WHERE key LIKE 'sync.%backfilled'")
+    with open_store(regulation, tmp_path) as store:
+        assert [v.record for v in store.record_versions(saved.id)] == [saved]
+        kinds = store._db.execute("SELECT DISTINCT kind FROM item_versions").fetchall()
+        assert len(kinds) >= 2  # the record's and the round clock's settings
