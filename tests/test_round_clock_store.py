@@ -470,6 +470,11 @@ def test_a_round_removed_elsewhere_keeps_neither_its_start_nor_its_length(
     removed = clocks.round(event.id, 2)
     assert (removed.started_at, removed.minutes) == (None, DEFAULT_ROUND_MINUTES)
     assert clocks.current(event.id) is None and clocks.rounds(event.id) == ()
+    # stored again here, it starts afresh: neither the removed start nor the removed length
+    assert clocks.set_round_minutes(event.id, 2, 40).started_at is None
+    with store._db:
+        store._db.execute("UPDATE clock_rounds SET deleted = 1 WHERE number = 2")
+    assert clocks.start(event.id, 2, later(60)).minutes == DEFAULT_ROUND_MINUTES
 
 
 def test_a_round_without_a_number_is_refused_under_its_field(store: LogStore) -> None:
