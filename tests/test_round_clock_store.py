@@ -491,3 +491,16 @@ def test_a_round_without_a_number_is_refused_under_its_field(store: LogStore) ->
             "required",
         )
     assert clocks.rows(event.id).count == 0  # nothing stored
+
+
+def test_a_round_corrected_after_the_clock_went_back_is_still_the_later_edit(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    (first,) = clocks.rows(event.id).rounds
+    store.clock = Clock(START - timedelta(hours=1))  # the device's clock went back
+    clocks.start(event.id, 1, later(2))  # corrected: so that a merge keeps the correction
+    (second,) = clocks.rows(event.id).rounds
+    assert second.started_at == later(2) and second.stamp.updated_at > first.stamp.updated_at
