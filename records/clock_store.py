@@ -209,6 +209,7 @@ class ClockStore:
         if not clock.started:
             raise InvalidInput(
                 f"round {number} has not started: start it before giving extra time",
+                "round",
                 "not_started",
             )
         extension_id = str(uuid.uuid4())

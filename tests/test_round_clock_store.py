@@ -76,8 +76,10 @@ def test_pause_and_resume_are_checked(store: LogStore) -> None:
 def test_extensions_need_a_started_round_and_add_up(store: LogStore) -> None:
     event = store.create_event("大会")
     clocks = store.round_clock
-    with pytest.raises(InvalidInput, match="has not started"):
+    with pytest.raises(InvalidInput, match="has not started") as refused:
         clocks.extend(event.id, 1, "12", 3)
+    # Placed under the round, for the same reason as a pause before the start (field, reason).
+    assert (refused.value.field, refused.value.reason) == ("round", "not_started")
     assert clocks.rows(event.id).count == 0  # nothing changed
     clocks.start(event.id, 1, START)
     for bad_minutes in (0, -3, 24 * 60 + 1):
@@ -396,3 +398,111 @@ def test_a_pause_or_resume_out_of_turn_is_refused_under_its_field_and_reason(
         "paused",
     )
     assert refused(clocks.extend, event.id, 1, " ", 2) == ("table: required", "table", "required")
+
+
+def test_the_clock_read_back_names_the_rows_the_store_wrote(store: LogStore) -> None:
+    """A pause and an extension read back with their own ids and times (the screens remove
+    and finish them by id), and an extension is read back as it was given."""
+    event = store.create_event("大会")
+    judged = store.add_record(event.id, entry("山田", table="6"))
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    paused = clocks.pause(event.id, 1, later(4))
+    given = clocks.extend(event.id, 1, "６", 3, record_id=judged.id)
+    assert (given.table, given.minutes, given.record_id, given.finished) == (
+        "6",
+        3,
+        judged.id,
+        False,
+    )
+    ((stored_mark,), (stored_extension,)) = (
+        clocks.rows(event.id).marks,
+        clocks.rows(event.id).extensions,
+    )
+    assert paused.marks[0].id == stored_mark.stamp.id
+    assert given.id == stored_extension.stamp.id
+    assert given.created_at == stored_extension.stamp.created_at
+    assert clocks.round(event.id, 1).extensions == (given,)
+    assert clocks.round(event.id, 1).marks == paused.marks
+
+
+def test_a_clock_started_or_paused_without_a_time_takes_the_devices_and_a_naive_time_is_refused(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    store.clock = Clock(later(3), step=timedelta(0))
+    assert clocks.start(event.id, 1).started_at == later(3)
+    store.clock = Clock(later(8), step=timedelta(0))
+    assert clocks.pause(event.id, 1).marks[0].at == later(8)
+    naive = datetime(2026, 11, 28, 13, 30)
+    for call in (clocks.start, clocks.resume):
+        with pytest.raises(InvalidInput) as refused:
+            call(event.id, 1, naive)
+        assert (refused.value.field, refused.value.reason) == ("at", "format")
+        assert str(refused.value) == "at: must be a date and time with a UTC offset"
+    assert clocks.round(event.id, 1).started_at == later(3)  # nothing changed
+    assert len(clocks.round(event.id, 1).marks) == 1
+
+
+def test_a_table_marked_finished_after_the_clock_went_back_is_still_the_later_edit(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    clocks.extend(event.id, 1, "2", 4)
+    (given,) = clocks.rows(event.id).extensions
+    store.clock = Clock(START - timedelta(hours=1))  # the device's clock went back
+    clocks.set_finished(event.id, 1, "2")
+    (finished,) = clocks.rows(event.id).extensions
+    assert finished.finished and finished.stamp.updated_at > given.stamp.updated_at
+
+
+def test_a_round_removed_elsewhere_keeps_neither_its_start_nor_its_length(
+    store: LogStore,
+) -> None:
+    """A round's tombstone (from another device) is read as a round never stored: not
+    started, the event's length."""
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.start(event.id, 2, START, minutes=30)
+    with store._db:  # as a merge of a removal leaves it
+        store._db.execute("UPDATE clock_rounds SET deleted = 1 WHERE number = 2")
+    removed = clocks.round(event.id, 2)
+    assert (removed.started_at, removed.minutes) == (None, DEFAULT_ROUND_MINUTES)
+    assert clocks.current(event.id) is None and clocks.rounds(event.id) == ()
+    # stored again here, it starts afresh: neither the removed start nor the removed length
+    assert clocks.set_round_minutes(event.id, 2, 40).started_at is None
+    with store._db:
+        store._db.execute("UPDATE clock_rounds SET deleted = 1 WHERE number = 2")
+    assert clocks.start(event.id, 2, later(60)).minutes == DEFAULT_ROUND_MINUTES
+
+
+def test_a_round_without_a_number_is_refused_under_its_field(store: LogStore) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    calls = ((clocks.round, ()), (clocks.start, (START,)), (clocks.set_round_minutes, (30,)))
+    for call, rest in calls:
+        args = (event.id, None, *rest)
+        with pytest.raises(InvalidInput) as refused:
+            call(*args)  # type: ignore[operator]
+        assert (str(refused.value), refused.value.field, refused.value.reason) == (
+            "round: required",
+            "round",
+            "required",
+        )
+    assert clocks.rows(event.id).count == 0  # nothing stored
+
+
+def test_a_round_corrected_after_the_clock_went_back_is_still_the_later_edit(
+    store: LogStore,
+) -> None:
+    event = store.create_event("大会")
+    clocks = store.round_clock
+    clocks.start(event.id, 1, START)
+    (first,) = clocks.rows(event.id).rounds
+    store.clock = Clock(START - timedelta(hours=1))  # the device's clock went back
+    clocks.start(event.id, 1, later(2))  # corrected: so that a merge keeps the correction
+    (second,) = clocks.rows(event.id).rounds
+    assert second.started_at == later(2) and second.stamp.updated_at > first.stamp.updated_at
