@@ -261,7 +261,8 @@ class LogStore:
         self, event_id: str, player: Player, infraction_id: str, tier_id: str | None = None
     ) -> RepeatCheck:
         """Before saving: the player's live records of this infraction in this event, and the
-        tier one above `tier_id` (default: the infraction's). Never changes anything."""
+        app's suggestion, the tier one above the infraction's own penalty (none when `tier_id`,
+        the form's choice, is already above it: records/tiers.py). Never changes anything."""
         return self._history.check_repeat(event_id, player, infraction_id, tier_id)
 
     def repeats_of(self, record: Record) -> RepeatCheck:
