@@ -1,0 +1,1 @@
+"""Mutation tests for records/sync/client.py (a joiner's requests)."""

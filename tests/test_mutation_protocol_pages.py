@@ -1,0 +1,1 @@
+"""Mutation tests for records/sync/protocol.py (the wire format), page by page."""

@@ -1,0 +1,1 @@
+"""Mutation tests for records/sync/server.py (the host's listener)."""

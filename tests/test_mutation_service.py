@@ -1,0 +1,1 @@
+"""Mutation tests for records/sync/service.py (what the host answers)."""

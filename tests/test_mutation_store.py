@@ -1,0 +1,1 @@
+"""Mutation tests for records/store.py (LogStore, the log's front)."""
