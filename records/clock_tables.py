@@ -56,20 +56,12 @@ def round_row_sql(event_id: str, number: int) -> tuple[str, tuple[object, ...]]:
 
 
 def event_clock_row(rows: list[tuple]) -> EventClockRow | None:
-    """The event's clock row from the rows of `_event_row_sql` (None: not stored)."""
+    """The event's clock row from the rows of `event_row_sql` (None: not stored)."""
     return EventClockRow(stamp_of(rows[0]), int(rows[0][4])) if rows else None
 
 
 def round_row(rows: list[tuple]) -> RoundRow | None:
     return round_row_of(rows[0]) if rows else None
-
-
-def stored_event_row(db: sqlite3.Connection, event_id: str) -> EventClockRow | None:
-    return event_clock_row(db.execute(*event_row_sql(event_id)).fetchall())
-
-
-def stored_round_row(db: sqlite3.Connection, event_id: str, number: int) -> RoundRow | None:
-    return round_row(db.execute(*round_row_sql(event_id, number)).fetchall())
 
 
 def round_row_of(row: Sequence) -> RoundRow:

@@ -20,8 +20,6 @@ from records.clock_tables import (
     ClockRow,
     iso_or_none,
     parse_or_none,
-    stored_event_row,
-    stored_round_row,
 )
 from records.database import to_us
 from records.errors import InvalidInput
@@ -166,28 +164,6 @@ def test_a_clock_without_versions_lands_whole_and_the_same_on_every_device(
     assert made[0] == made[1]
     assert len(made[0]) == 7
     assert {(version[3], version[6]) for version in made[0]} == {("", event_id)}
-
-
-def test_the_stored_rows_of_an_event_and_a_round_are_read_as_the_store_wrote_them(
-    regulation: Regulation, tmp_path: Path
-) -> None:
-    """`stored_event_row` and `stored_round_row` (records/clock_tables.py) read one event's or
-    one round's row from a connection: the store's own values, None for what is not stored."""
-    with open_store(regulation, tmp_path / "a", Clock(START)) as a:
-        event_id = a_round_with_everything(a)
-        other = a.create_event("別の大会").id
-        a.round_clock.start(other, 1, minutes_after(1))
-        rows = a.round_clock.rows(event_id)
-        path = a.path
-    with closing(sqlite3.connect(path)) as db:
-        assert stored_event_row(db, event_id) == rows.event
-        assert rows.event is not None and rows.event.round_minutes == 45
-        assert stored_round_row(db, event_id, 1) == rows.rounds[0]
-        assert stored_round_row(db, event_id, 2) == rows.rounds[1]
-        assert stored_round_row(db, event_id, 2).started_at is None  # type: ignore[union-attr]
-        assert stored_round_row(db, other, 1).started_at == minutes_after(1)  # type: ignore[union-attr]
-        assert stored_round_row(db, event_id, 3) is None
-        assert stored_event_row(db, other) is None  # its length never set
 
 
 def test_an_older_clock_edit_from_elsewhere_loses_and_counts_as_unchanged(
