@@ -565,6 +565,16 @@ class FakeApp:
 
         self._run(self._act(act))
 
+    def focus(self, field: ft.BaseControl) -> None:
+        """The client reports that ``field`` got the focus (``focus``, sent only to a handler)."""
+        self._check_interactive(field, self._path_to(field))
+        self._run(self._act(lambda: self._fire(field, "focus")))
+
+    def blur(self, field: ft.BaseControl) -> None:
+        """The client reports that ``field`` lost the focus (``blur``, sent only to a handler)."""
+        self._check_interactive(field, self._path_to(field))
+        self._run(self._act(lambda: self._fire(field, "blur")))
+
     def select(self, control: ft.Dropdown | ft.RadioGroup, value: Any) -> None:
         """Pick a Dropdown option by key (``select``) or a RadioGroup value (``change``)."""
         self._check_interactive(control, self._path_to(control))

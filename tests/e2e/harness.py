@@ -78,6 +78,9 @@ DRAWN_QUIET_S = 0.15  # since the page's last WebSocket frame
 
 # Whether an element (a Flutter text field's accessibility node) holds the browser's focus.
 HAS_FOCUS = "(e) => e === document.activeElement || e.contains(document.activeElement)"
+# What holds the browser's focus, for a failure message: its tag, role and label.
+FOCUSED_JS = """() => { const e = document.activeElement; if (!e) return 'none';
+  return [e.tagName, e.getAttribute('role'), e.getAttribute('aria-label')].join(' '); }"""
 
 
 class FlutterApp:

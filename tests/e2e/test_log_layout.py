@@ -31,7 +31,7 @@ from records.store import LogStore
 from regulation.model import Regulation
 from views import strings as S
 
-from .harness import HAS_FOCUS, REPO_ROOT, SIZES, AppServer, FlutterApp
+from .harness import FOCUSED_JS, HAS_FOCUS, REPO_ROOT, SIZES, AppServer, FlutterApp
 from .layout import assert_laid_out
 from .layouts import LOCALES, OTHER_PAIR, PAIR, in_turn, layouts, variant
 from .test_browser import search_for, ui
@@ -385,12 +385,14 @@ def test_after_search_and_record_this_penalty_typing_lands_in_the_name_field(
     deadline = time.monotonic() + 5
     while not name_box.first.evaluate(HAS_FOCUS) and time.monotonic() < deadline:
         app.page.wait_for_timeout(100)
+    focused = app.page.evaluate(FOCUSED_JS)  # where the keys go: said if they go astray
     app.page.keyboard.type("Kim", delay=30)
     deadline = time.monotonic() + 10
     while name_box.first.input_value() != "Kim":
         assert time.monotonic() < deadline, (
             f"typed into the page: name field {name_box.first.input_value()!r},"
-            f" search box {[search_box.nth(i).input_value() for i in range(search_box.count())]}"
+            f" search box {[search_box.nth(i).input_value() for i in range(search_box.count())]},"
+            f" the focus before typing on {focused!r}"
         )
         app.page.wait_for_timeout(100)
     for box in range(search_box.count()):  # the list pane's search box, beside the form
