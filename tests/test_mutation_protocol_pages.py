@@ -10,8 +10,12 @@ from typing import Any
 
 import pytest
 
+from records.clock_rows import round_row_id
+from records.errors import InvalidInput
 from records.sync import protocol
+from records.sync.clock_items import CLOCK_ROUND, check_round
 from records.sync.items import RECORD, ItemVersion
+from regulation.model import Regulation
 
 JST = timezone(timedelta(hours=9))
 EVENT_ID = "6f1d2a9c-0000-4000-8000-000000000001"
@@ -78,3 +82,34 @@ def test_a_request_body_with_items_reads_back_as_its_payload(
     assert list(found) == ["push", *payload]
     assert found == {"push": [json.loads(t) for t in texts], **payload}
     assert body == protocol.encode({"push": [json.loads(t) for t in texts], **payload})
+
+
+def round_item(regulation: Regulation, item_id: str) -> dict[str, Any]:
+    """A round's clock row as a peer sends it (its body in canonical form)."""
+    raw = {"created_at": SAVED.isoformat(), "deleted": False, "number": 3, "minutes": 50}
+    body = check_round({**raw, "started_at": None}, "body", regulation)
+    return {
+        "kind": CLOCK_ROUND,
+        "id": item_id,
+        "stamp": 7,
+        "device": "",
+        "judge": None,
+        "saved_at": SAVED.isoformat(),
+        "body": body,
+    }
+
+
+def test_a_rounds_clock_row_comes_under_the_id_its_event_and_number_give(
+    regulation: Regulation,
+) -> None:
+    mine = round_row_id(EVENT_ID, 3)
+    version = protocol.parse_item(round_item(regulation, mine), "push[0]", EVENT_ID, regulation)
+    assert (version.kind, version.item_id, version.event_id) == (CLOCK_ROUND, mine, EVENT_ID)
+    assert json.loads(version.body)["number"] == 3
+    for other in (RECORD_ID, round_row_id(EVENT_ID, 4), round_row_id(RECORD_ID, 3)):
+        with pytest.raises(InvalidInput) as refused:
+            protocol.parse_item(round_item(regulation, other), "push[0]", EVENT_ID, regulation)
+        assert (refused.value.field, str(refused.value)) == (
+            "push[0].id",
+            "push[0].id: not this event's clock row id",
+        )
