@@ -140,6 +140,10 @@ _OWN_TESTS = {
     "clock_items": ("test_mutation_sync_local.py", "test_sync_clock.py", "test_sync_merge.py"),
     # the log's command line: what its commands share, then the commands one by one
     "cli": ("test_mutation_cli_commands.py",),
+    # records/sync/client.py: a joiner's requests (test_mutation_client.py, a scripted host)
+    "client": ("test_sync_join.py",),
+    # records/sync/protocol.py: the wire format; its pages apart from its checks
+    "protocol": ("test_mutation_protocol_pages.py", "test_sync_security.py"),
     # the front the screens call: its edges in test_mutation_small.py, then the files that open
     # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
     "store": (
