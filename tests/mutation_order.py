@@ -138,6 +138,8 @@ _OWN_TESTS = {
     ),
     # records/sync/clock_items.py: the clock's bodies, checked on a push and merged
     "clock_items": ("test_mutation_sync_local.py", "test_sync_clock.py", "test_sync_merge.py"),
+    # records/sync/service.py: what the screens and the command line use of venue sync
+    "service": ("test_mutation_service_pages.py", "test_sync_service.py"),
     # the front the screens call: its edges in test_mutation_small.py, then the files that open
     # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
     "store": (
