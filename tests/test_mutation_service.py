@@ -50,6 +50,10 @@ def host(device: Device, name: str = "県大会", **options: object) -> tuple[st
     return event.id, device.sync.host(event.id, **options)  # type: ignore[arg-type]
 
 
+def names(store: LogStore, event_id: str) -> list[str]:
+    return sorted(r.player.name for r in store.records(event_id))
+
+
 def key_id(code: str, event_id: str) -> str:
     return codes.key_id(codes.derive_key(codes.parse_code(code), event_id))
 
@@ -68,7 +72,10 @@ def test_a_device_that_neither_hosts_nor_joined_shows_nothing_but_itself(
 
 def test_a_host_shows_its_event_addresses_port_and_code(devices: list[Device]) -> None:
     device = devices[0]
-    event_id, status = host(device)
+    event = device.store.create_event("県大会")
+    device.store.add_record(event.id, entry("山田"))  # the host's own: nothing "waiting"
+    status = device.sync.host(event.id, bind="127.0.0.1", port=0)
+    event_id = event.id
     assert status.port and status.port > 0
     assert status.role == "host" and status.event_id == event_id and status.event_name == "県大会"
     assert status.addresses == (f"http://127.0.0.1:{status.port}",)
@@ -149,12 +156,23 @@ def test_a_new_code_at_restart_retires_the_old_one(devices: list[Device]) -> Non
     assert device.state().retired == (key_id(first.code, event_id), key_id(again.code, event_id))
 
 
-def test_hosting_another_event_starts_afresh(devices: list[Device]) -> None:
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_hosting_another_event_starts_afresh(
+    devices: list[Device], monkeypatch: pytest.MonkeyPatch
+) -> None:
     device = devices[0]
     first_id, first = host(device, "県大会")
     device.sync.new_code()
-    second_id, second = host(device, "市大会", bind="127.0.0.1")
+    default = free_port()
+    monkeypatch.setattr(service_module, "DEFAULT_PORT", default)
+    second_id, second = host(device, "市大会", port=None)  # not the first event's port
     assert second.event_id == second_id and second.event_name == "市大会"
+    assert second.port == default != first.port
     assert second.code != first.code and device.state().retired == ()
     assert device.store.current_event().id == second_id != first_id
 
@@ -175,6 +193,12 @@ def test_a_host_without_a_network_says_so_in_one_line(
     status = device.sync.host(event.id, port=0)
     assert status.addresses == (f"http://127.0.0.1:{status.port}",)
     assert device.state().bind == ()  # the network's addresses, found again at each start
+    # another event does not take the first one's --bind
+    device.sync.host(event.id, bind="127.0.0.1", port=0)
+    other = device.store.create_event("市大会")
+    monkeypatch.setattr(service_module, "local_addresses", lambda: ())
+    with pytest.raises(LogError):
+        device.sync.host(other.id, port=0)
 
 
 def test_a_port_in_use_is_one_line_naming_it(
@@ -244,7 +268,7 @@ def test_a_new_code_while_the_host_is_stopped_is_saved_for_its_restart(
 
 def test_stop_hosting_saves_off_and_a_joined_device_keeps_its_host(devices: list[Device]) -> None:
     hosting, joined = devices
-    _, status = host(hosting)
+    event_id, status = host(hosting)
     assert status.code and joined.sync.join(status.addresses[0], status.code).ok
     before = joined.state()
     joined.sync.stop_hosting()
@@ -253,6 +277,11 @@ def test_stop_hosting_saves_off_and_a_joined_device_keeps_its_host(devices: list
     assert hosting.state().role == "off" and hosting.sync.status(stored=True).role == "off"
     assert hosting.sync.status().addresses == ()
     assert not joined.sync.sync_now().ok  # nobody serves any more
+    shown = hosting.sync.status()
+    assert (shown.role, shown.port, shown.devices, shown.code) == ("off", None, (), None)
+    again = hosting.sync.host(event_id)  # and it can host again
+    assert again.role == "host" and again.code == status.code
+    assert joined.sync.sync_now().ok
 
 
 def test_close_stops_serving_but_keeps_the_state(devices: list[Device]) -> None:
@@ -290,3 +319,51 @@ def test_a_judge_name_is_saved_trimmed_and_an_empty_one_refused(devices: list[De
         device.sync.set_judge("長" * 200)
     assert long.value.field == "judge" and long.value.reason == "too_long"
     assert device.sync.status().judge == "高橋" and len(heard) == 1
+
+
+def test_a_host_stopped_from_another_process_is_not_shown_as_hosting(
+    devices: list[Device],
+) -> None:
+    device = devices[0]
+    host(device)
+    device.sync.ledger.save_state(device.state().replaced(role="off"))  # `sync stop` elsewhere
+    shown = device.sync.status()
+    assert (shown.role, shown.event_id, shown.addresses, shown.port, shown.code) == (
+        "off", None, (), None, None,
+    )  # fmt: skip
+
+
+def test_offline_records_move_only_into_an_event_joined_or_hosted(devices: list[Device]) -> None:
+    hosting, joiner = devices
+    local = joiner.store.create_event("オフライン")
+    joiner.store.add_record(local.id, entry("山田"))
+    for state in (
+        SyncState(),
+        SyncState(role="joined"),
+    ):
+        joiner.sync.ledger.save_state(state)
+        with pytest.raises(InvalidInput) as refused:
+            joiner.sync.move_into_shared(local.id)
+        assert str(refused.value) == "join or host an event first"
+        assert (refused.value.field, refused.value.reason) == ("sync", "format")
+    secret = codes.parse_code("ABCD-EFGH-JKMN")
+    elsewhere = "6f1d2a9c-0000-4000-8000-000000000042"
+    joiner.sync.ledger.save_state(SyncState("joined", elsewhere, secret, host_url="http://x:1"))
+    with pytest.raises(InvalidInput) as early:
+        joiner.sync.move_into_shared(local.id)
+    assert str(early.value) == "sync once first: the shared event is not here yet"
+    assert (early.value.field, early.value.reason) == ("sync", "format")
+    assert names(joiner.store, local.id) == ["山田"]
+    shown = joiner.sync.status()  # joined, the shared event not here yet
+    assert (shown.role, shown.event_id, shown.event_name) == ("joined", elsewhere, None)
+    # a host brings its own offline records in; after it stops hosting, no more
+    event_id, _ = host(hosting)
+    offline = hosting.store.create_event("オフライン")
+    hosting.store.add_record(offline.id, entry("田中"))
+    hosting.sync._wake.clear()
+    report = hosting.sync.move_into_shared(offline.id)
+    assert (report.added, report.event.id) == (1, event_id) and hosting.sync._wake.is_set()
+    assert names(hosting.store, event_id) == ["田中"] and names(hosting.store, offline.id) == []
+    hosting.sync.stop_hosting()
+    with pytest.raises(InvalidInput):
+        hosting.sync.move_into_shared(offline.id)

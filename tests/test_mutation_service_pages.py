@@ -143,6 +143,24 @@ def test_sync_now_on_a_host_and_on_a_device_that_has_not_joined(devices: list[De
     assert host.sync.sync_now() == SyncResult(False, 0, 0, None, None, None)
 
 
+def test_a_device_whose_saved_state_lacks_a_part_does_not_sync(devices: list[Device]) -> None:
+    device = devices[1]
+    event = device.store.create_event("県大会")
+    secret = codes.parse_code("ABCD-EFGH-JKMN")
+    url = "http://127.0.0.1:9"
+    for state in (
+        SyncState("off", event.id, secret, host_url=url),
+        SyncState("joined", None, secret, host_url=url),
+        SyncState("joined", event.id, None, host_url=url),
+        SyncState("joined", event.id, secret, host_url=None),
+    ):
+        device.sync.ledger.save_state(state)
+        assert device.sync.sync_now() == SyncResult(
+            False, 0, 0, None, "this device has not joined a host", "not_joined"
+        )
+        assert device.state() == state
+
+
 def test_a_sync_goes_on_page_after_page_both_ways(
     devices: list[Device], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -273,6 +291,19 @@ def test_leaving_forgets_the_host_and_its_problem_but_a_host_is_left_as_it_is(
     assert host.state() == before and before.role == "host" and before.event_id == event_id
 
 
+def test_joining_again_is_told_once(devices: list[Device]) -> None:
+    host, joiner = devices
+    event_id, status = hosted(host)
+    host.store.add_record(event_id, entry("山田"))
+    assert joiner.sync.join(status.addresses[0], status.code).ok  # type: ignore[arg-type]
+    joiner.sync.leave()
+    heard: list[SyncStatus] = []
+    joiner.sync.subscribe(heard.append)
+    again = joiner.sync.join(status.addresses[0], status.code)  # type: ignore[arg-type]
+    assert (again.ok, again.pulled) == (True, 0)  # all here already
+    assert [(s.role, s.problem) for s in heard] == [("joined", None)]
+
+
 def test_subscribers_hear_each_change_even_when_one_of_them_fails(devices: list[Device]) -> None:
     host, joiner = devices
     heard: list[SyncStatus] = []
@@ -316,6 +347,7 @@ def test_the_background_loop_pulls_survives_a_failure_and_stops_on_close(
     assert len(calls) >= 2
     background = joiner.sync._background
     assert background is not None and background.is_alive()
+    assert background.daemon  # never keeps the app from quitting
     joiner.sync.close()
     background.join(5.0)
     assert not background.is_alive()
@@ -331,37 +363,3 @@ def test_a_host_loop_does_not_sync(devices: list[Device], monkeypatch: pytest.Mo
     monkeypatch.setattr(host.sync, "sync_now", called.set)
     host.sync.start_background(interval_s=0.01)
     assert not called.wait(0.3)
-
-
-def test_offline_records_move_only_into_an_event_joined_or_hosted(devices: list[Device]) -> None:
-    host, joiner = devices
-    local = joiner.store.create_event("オフライン")
-    joiner.store.add_record(local.id, entry("山田"))
-    for state in (
-        SyncState(),
-        SyncState(role="joined"),
-    ):
-        joiner.sync.ledger.save_state(state)
-        with pytest.raises(InvalidInput) as refused:
-            joiner.sync.move_into_shared(local.id)
-        assert str(refused.value) == "join or host an event first"
-        assert (refused.value.field, refused.value.reason) == ("sync", "format")
-    secret = codes.parse_code("ABCD-EFGH-JKMN")
-    elsewhere = "6f1d2a9c-0000-4000-8000-000000000042"
-    joiner.sync.ledger.save_state(SyncState("joined", elsewhere, secret, host_url="http://x:1"))
-    with pytest.raises(InvalidInput) as early:
-        joiner.sync.move_into_shared(local.id)
-    assert str(early.value) == "sync once first: the shared event is not here yet"
-    assert (early.value.field, early.value.reason) == ("sync", "format")
-    assert names(joiner.store, local.id) == ["山田"]
-    # a host brings its own offline records in; after it stops hosting, no more
-    event_id, _ = hosted(host)
-    offline = host.store.create_event("オフライン")
-    host.store.add_record(offline.id, entry("田中"))
-    host.sync._wake.clear()
-    report = host.sync.move_into_shared(offline.id)
-    assert (report.added, report.event.id) == (1, event_id) and host.sync._wake.is_set()
-    assert names(host.store, event_id) == ["田中"] and names(host.store, offline.id) == []
-    host.sync.stop_hosting()
-    with pytest.raises(InvalidInput):
-        host.sync.move_into_shared(offline.id)
