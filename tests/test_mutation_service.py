@@ -279,6 +279,9 @@ def test_stop_hosting_saves_off_and_a_joined_device_keeps_its_host(devices: list
     assert not joined.sync.sync_now().ok  # nobody serves any more
     shown = hosting.sync.status()
     assert (shown.role, shown.port, shown.devices, shown.code) == ("off", None, (), None)
+    # another process hosts this log now: asked for what is saved, no addresses of this one
+    hosting.sync.ledger.save_state(hosting.state().replaced(role="host"))
+    assert hosting.sync.status(stored=True).addresses == ()
     again = hosting.sync.host(event_id)  # and it can host again
     assert again.role == "host" and again.code == status.code
     assert joined.sync.sync_now().ok
