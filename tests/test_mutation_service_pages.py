@@ -219,8 +219,9 @@ def test_a_failure_is_told_once_and_its_end_too(devices: list[Device]) -> None:
     host.sync.close()
     joiner.store.add_record(event_id, entry("山田"))
     failed = joiner.sync.sync_now()
-    assert not failed.ok and failed.problem_code == "unreachable" and failed.pushed == 0
-    assert failed.host == status.addresses[0]
+    assert (failed.ok, failed.pushed, failed.pulled, failed.host, failed.problem_code) == (
+        False, 0, 0, status.addresses[0], "unreachable",
+    )  # fmt: skip
     assert [(s.problem, s.problem_code, s.waiting) for s in heard] == [
         (failed.problem, "unreachable", 1)
     ]
@@ -255,6 +256,51 @@ def test_data_the_joiner_refuses_is_one_line_and_nothing_else_changes(
         assert joiner.sync.status().problem_code == "bad_data"
     monkeypatch.undo()
     assert joiner.sync.sync_now().pulled == 1 and names(joiner.store, event_id) == ["山田"]
+
+
+@pytest.mark.parametrize("fault", ["out_of_reach", "refused"])
+def test_a_sync_that_fails_midway_counts_what_went_through(
+    devices: list[Device], monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    host, joiner = devices
+    event_id, status = hosted(host)
+    proxy = Proxy(status.port or 0)
+    try:
+        assert joiner.sync.join(proxy.url, status.code).ok  # type: ignore[arg-type]
+        monkeypatch.setattr(protocol, "PAGE_BYTES", 1)  # one version a page
+        mine = [joiner.store.add_record(event_id, entry(name)) for name in ("伊藤", "渡辺", "林")]
+        host.store.add_record(event_id, entry("小林"))
+        ledger = joiner.sync.ledger
+        outgoing, pull = ledger.outgoing, ledger.pull
+        calls: list[str] = []
+
+        def third_page_out_of_reach(*args: object) -> object:
+            calls.append("out")
+            if fault == "out_of_reach" and calls.count("out") == 3:
+                proxy.cut()  # the judge walked out of reach
+            return outgoing(*args)  # type: ignore[arg-type]
+
+        def third_page_refused(*args: object) -> int:
+            calls.append("pull")
+            if fault == "refused" and calls.count("pull") == 3:
+                raise InvalidInput("items[0]: bad", "items[0]")
+            return pull(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(ledger, "outgoing", third_page_out_of_reach)
+        monkeypatch.setattr(ledger, "pull", third_page_refused)
+        result = joiner.sync.sync_now()
+        code = "unreachable" if fault == "out_of_reach" else "bad_data"
+        # two of the three records pushed, the host's one pulled, before the fault
+        assert (result.ok, result.pushed, result.pulled, result.host, result.problem_code) == (
+            False, 2, 1, proxy.url, code,
+        )  # fmt: skip
+        # refused: the third record reached the host, but its page is not stored here, so it
+        # is not counted and is pushed again next time
+        third = fault == "refused"
+        assert [host.store.record(r.id) is not None for r in mine] == [True, True, third]
+        assert names(joiner.store, event_id) == ["伊藤", "小林", "林", "渡辺"]
+    finally:
+        proxy.close()
 
 
 def test_a_joined_device_keeps_its_own_current_event_after_the_first_sync(
