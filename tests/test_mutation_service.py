@@ -370,3 +370,17 @@ def test_offline_records_move_only_into_an_event_joined_or_hosted(devices: list[
     hosting.sync.stop_hosting()
     with pytest.raises(InvalidInput):
         hosting.sync.move_into_shared(offline.id)
+
+
+def test_a_joined_device_keeps_its_own_current_event_after_the_first_sync(
+    devices: list[Device],
+) -> None:
+    hosting, joiner = devices
+    event_id, status = host(hosting)
+    assert joiner.sync.join(status.addresses[0], status.code).ok  # type: ignore[arg-type]
+    assert joiner.store.current_event().id == event_id
+    local = joiner.store.create_event("練習会")
+    joiner.store.set_current_event(local.id)
+    hosting.store.add_record(event_id, entry("山田"))
+    assert joiner.sync.sync_now().pulled == 1
+    assert joiner.store.current_event().id == local.id  # the judge's choice stays

@@ -303,20 +303,6 @@ def test_a_sync_that_fails_midway_counts_what_went_through(
         proxy.close()
 
 
-def test_a_joined_device_keeps_its_own_current_event_after_the_first_sync(
-    devices: list[Device],
-) -> None:
-    host, joiner = devices
-    event_id, status = hosted(host)
-    assert joiner.sync.join(status.addresses[0], status.code).ok  # type: ignore[arg-type]
-    assert joiner.store.current_event().id == event_id
-    local = joiner.store.create_event("練習会")
-    joiner.store.set_current_event(local.id)
-    host.store.add_record(event_id, entry("山田"))
-    assert joiner.sync.sync_now().pulled == 1
-    assert joiner.store.current_event().id == local.id  # the judge's choice stays
-
-
 def test_leaving_forgets_the_host_and_its_problem_but_a_host_is_left_as_it_is(
     devices: list[Device],
 ) -> None:
