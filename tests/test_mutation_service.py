@@ -340,10 +340,7 @@ def test_offline_records_move_only_into_an_event_joined_or_hosted(devices: list[
     hosting, joiner = devices
     local = joiner.store.create_event("オフライン")
     joiner.store.add_record(local.id, entry("山田"))
-    for state in (
-        SyncState(),
-        SyncState(role="joined"),
-    ):
+    for state in (SyncState(), SyncState(role="joined")):
         joiner.sync.ledger.save_state(state)
         with pytest.raises(InvalidInput) as refused:
             joiner.sync.move_into_shared(local.id)
@@ -384,3 +381,18 @@ def test_a_joined_device_keeps_its_own_current_event_after_the_first_sync(
     hosting.store.add_record(event_id, entry("山田"))
     assert joiner.sync.sync_now().pulled == 1
     assert joiner.store.current_event().id == local.id  # the judge's choice stays
+
+
+def test_a_join_whose_first_sync_fails_otherwise_is_remembered(
+    devices: list[Device], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hosting, joiner = devices
+    event_id, status = host(hosting)
+
+    def refuse(*_: object) -> int:
+        raise InvalidInput("items[0]: bad", "items[0]")
+
+    monkeypatch.setattr(joiner.sync.ledger, "pull", refuse)
+    result = joiner.sync.join(status.addresses[0], status.code)  # type: ignore[arg-type]
+    assert (result.ok, result.problem_code) == (False, "bad_data")
+    assert (joiner.state().role, joiner.state().event_id) == ("joined", event_id)  # retried
