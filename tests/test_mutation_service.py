@@ -1,6 +1,5 @@
 """Mutation tests for records/sync/service.py: hosting (the status a screen shows, the code, the
-port and addresses kept across a restart, the refusals) and what one device's service keeps.
-Every server listens on 127.0.0.1, on a free port; no process is started."""
+port and addresses kept across a restart, the refusals). Servers on 127.0.0.1 only."""
 
 from __future__ import annotations
 
@@ -324,11 +323,13 @@ def test_a_judge_name_is_saved_trimmed_and_an_empty_one_refused(devices: list[De
     assert device.sync.status().judge == "高橋" and len(heard) == 1
 
 
-def test_a_host_stopped_from_another_process_is_not_shown_as_hosting(
+def test_a_host_shows_its_own_port_and_no_hosting_once_stopped_elsewhere(
     devices: list[Device],
 ) -> None:
     device = devices[0]
-    host(device)
+    _, status = host(device)
+    device.sync.ledger.save_state(device.state().replaced(port=1))  # saved by another process
+    assert device.sync.status().port == status.port
     device.sync.ledger.save_state(device.state().replaced(role="off"))  # `sync stop` elsewhere
     shown = device.sync.status()
     assert (shown.role, shown.event_id, shown.addresses, shown.port, shown.code) == (

@@ -1,7 +1,5 @@
-"""Mutation tests for records/sync/service.py, a joiner's side: joining (remembered or not),
-syncing page by page, a failure told once, leaving, the background loop, subscribers, offline
-records moved into the shared event. Every server listens on 127.0.0.1, on a free port; no
-process is started."""
+"""Mutation tests for records/sync/service.py, a joiner's side: joining, syncing page by page, a
+failure told once, leaving, the background loop, subscribers. Servers on 127.0.0.1 only."""
 
 from __future__ import annotations
 
@@ -149,7 +147,7 @@ def test_a_device_whose_saved_state_lacks_a_part_does_not_sync(devices: list[Dev
     secret = codes.parse_code("ABCD-EFGH-JKMN")
     url = "http://127.0.0.1:9"
     for state in (
-        SyncState("off", event.id, secret, host_url=url),
+        SyncState("off", event.id, secret, host_url=url, last_synced=AT),
         SyncState("joined", None, secret, host_url=url),
         SyncState("joined", event.id, None, host_url=url),
         SyncState("joined", event.id, secret, host_url=None),
@@ -159,6 +157,8 @@ def test_a_device_whose_saved_state_lacks_a_part_does_not_sync(devices: list[Dev
             False, 0, 0, None, "this device has not joined a host", "not_joined"
         )
         assert device.state() == state
+        shown = device.sync.status()  # what an "off" state kept of a host is not shown
+        assert state.role == "joined" or (shown.host_url, shown.last_synced_at) == (None, None)
 
 
 def test_a_sync_goes_on_page_after_page_both_ways(
@@ -355,6 +355,7 @@ def test_subscribers_hear_each_change_even_when_one_of_them_fails(devices: list[
     assert joiner.sync.sync_now().pushed == 1 and len(heard) == 3  # records came in
     seen = host.sync.status().devices
     assert [(d.device_id, d.judge) for d in seen] == [(joiner.sync.ledger.device_id, "鈴木")]
+    assert abs((datetime.now(JST) - seen[0].last_seen).total_seconds()) < 600
 
 
 def test_the_background_loop_pulls_survives_a_failure_and_stops_on_close(
