@@ -155,19 +155,14 @@ def test_a_new_code_at_restart_retires_the_old_one(devices: list[Device]) -> Non
     assert device.state().retired == (key_id(first.code, event_id), key_id(again.code, event_id))
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_hosting_another_event_starts_afresh(
     devices: list[Device], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     device = devices[0]
     first_id, first = host(device, "県大会")
     device.sync.new_code()
-    default = free_port()
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        default = int(probe.getsockname()[1])  # free
     monkeypatch.setattr(service_module, "DEFAULT_PORT", default)
     second_id, second = host(device, "市大会", port=None)  # not the first event's port
     assert second.event_id == second_id and second.event_name == "市大会"
@@ -323,7 +318,7 @@ def test_a_judge_name_is_saved_trimmed_and_an_empty_one_refused(devices: list[De
     assert device.sync.status().judge == "高橋" and len(heard) == 1
 
 
-def test_a_host_shows_its_own_port_and_no_hosting_once_stopped_elsewhere(
+def test_a_host_shows_its_own_port_and_not_hosting_once_stopped_elsewhere(
     devices: list[Device],
 ) -> None:
     device = devices[0]
@@ -335,6 +330,10 @@ def test_a_host_shows_its_own_port_and_no_hosting_once_stopped_elsewhere(
     assert (shown.role, shown.event_id, shown.addresses, shown.port, shown.code) == (
         "off", None, (), None, None,
     )  # fmt: skip
+    # `sync status` beside a host in another process: no addresses of this process
+    devices[1].sync.ledger.save_state(SyncState("host", None, codes.parse_code("ABCDEFGHJKMN")))
+    stored = devices[1].sync.status(stored=True)
+    assert (stored.role, stored.addresses, stored.code) == ("host", (), "ABCD-EFGH-JKMN")
 
 
 def test_offline_records_move_only_into_an_event_joined_or_hosted(devices: list[Device]) -> None:
