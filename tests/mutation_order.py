@@ -144,6 +144,8 @@ _OWN_TESTS = {
     "client": ("test_sync_join.py",),
     # records/sync/protocol.py: the wire format; its pages apart from its checks
     "protocol": ("test_mutation_protocol_pages.py", "test_sync_security.py"),
+    # records/sync/service.py: what the screens and the command line use of venue sync
+    "service": ("test_mutation_service_pages.py", "test_sync_service.py"),
     # the front the screens call: its edges in test_mutation_small.py, then the files that open
     # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
     "store": (
