@@ -10,7 +10,7 @@ import http.client
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -134,6 +134,24 @@ def test_too_many_nonces_to_remember_is_busy_until_old_ones_expire(
 # -- over HTTP --------------------------------------------------------------------------------
 
 
+def within(action: Callable[[], object], seconds: float = 5.0) -> list[OSError]:
+    """Runs `action` in a daemon thread and fails if it has not returned within `seconds` (a
+    stop that hangs fails its test, never holds the process); returns the OSError it raised."""
+    raised: list[OSError] = []
+
+    def run() -> None:
+        try:
+            action()
+        except OSError as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{action} did not return within {seconds} s"
+    return raised
+
+
 @pytest.fixture
 def hosting(regulation: Regulation) -> Iterator[tuple[server.SyncServer, HostLog, Wall]]:
     sync, log, wall, _ = host(regulation)
@@ -142,7 +160,7 @@ def hosting(regulation: Regulation) -> Iterator[tuple[server.SyncServer, HostLog
     try:
         yield sync, log, wall
     finally:
-        sync.stop()
+        within(sync.stop)
 
 
 def send(
@@ -316,7 +334,7 @@ def test_a_device_that_never_finishes_its_request_is_let_go(
         assert answer == b""  # the connection closed by the host, nothing answered
         assert log.received == []
     finally:
-        sync.stop()
+        within(sync.stop)
 
 
 def serving_threads() -> int:
@@ -329,39 +347,25 @@ def test_stop_closes_the_port_and_ends_its_threads_at_once(regulation: Regulatio
     assert sync.port is None
     port = sync.start(["127.0.0.1"], 0)
     assert serving_threads() == before + 1
-    stopping = threading.Thread(target=sync.stop)
-    stopping.start()
-    stopping.join(5)
-    assert not stopping.is_alive()
+    assert within(sync.stop) == []
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
     for thread in threading.enumerate():
         if thread.name == "sync-host":
             thread.join(2)
     assert serving_threads() == before
-    sync.stop()  # stopping again does nothing
+    assert within(sync.stop) == []  # stopping again does nothing
 
 
 def test_an_address_that_cannot_be_bound_leaves_nothing_listening(regulation: Regulation) -> None:
     sync, _, _, _ = host(regulation)
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        with pytest.raises(OSError):
-            sync.start(["127.0.0.1"], port)
-    # A server started and stopped, then started again on one port for two servers.
+        assert len(within(lambda: sync.start(["127.0.0.1"], port))) == 1  # one OSError
+    # A server started and stopped, then started again on one port for two servers: the
+    # second cannot take the first one's port, and the failed start stops the first at once.
     port = sync.start(["127.0.0.1"], 0)
-    sync.stop()
-    failures: list[OSError] = []
-
-    def bind_twice() -> None:  # the second server cannot take the first one's port
-        try:
-            sync.start(["127.0.0.1", "127.0.0.1"], port)
-        except OSError as exc:
-            failures.append(exc)
-
-    stopping = threading.Thread(target=bind_twice)
-    stopping.start()
-    stopping.join(5)
-    assert not stopping.is_alive() and len(failures) == 1  # the failed start stops at once
+    assert within(sync.stop) == []
+    assert len(within(lambda: sync.start(["127.0.0.1", "127.0.0.1"], port))) == 1
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
