@@ -4,9 +4,12 @@ remembers what it was asked, a wall clock a test sets, and requests signed as a 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import secrets
-from collections.abc import Sequence
+import socket
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from records.errors import LogError
@@ -130,3 +133,48 @@ class Reader:
 
 
 SAVE_FAILED = LogError("the disk is full")
+
+
+def within(action: Callable[[], object], seconds: float = 5.0) -> list[OSError]:
+    """Runs `action` in a daemon thread and fails if it has not returned within `seconds` (a
+    stop that hangs fails its test, never holds the process); returns the OSError it raised."""
+    raised: list[OSError] = []
+
+    def run() -> None:
+        try:
+            action()
+        except OSError as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{action} did not return within {seconds} s"
+    return raised
+
+
+def send(
+    sync: SyncServer, method: str, path: str, sent: dict[str, str], body: bytes
+) -> http.client.HTTPResponse:
+    assert sync.port is not None
+    connection = http.client.HTTPConnection("127.0.0.1", sync.port, timeout=5)
+    connection.request(method, path, body=body, headers=sent)
+    response = connection.getresponse()
+    response.body = response.read()  # type: ignore[attr-defined]
+    connection.close()
+    return response
+
+
+def body_of(response: http.client.HTTPResponse) -> Any:
+    return json.loads(response.body)  # type: ignore[attr-defined]
+
+
+def raw_request(port: int, head: bytes, body: bytes, *, finish: bool) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(head + body)
+        if finish:
+            sock.shutdown(socket.SHUT_WR)
+        chunks = []
+        while data := sock.recv(65536):
+            chunks.append(data)
+    return b"".join(chunks)

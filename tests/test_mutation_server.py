@@ -10,7 +10,7 @@ import http.client
 import json
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,9 +22,13 @@ from server_support import (
     HostLog,
     Wall,
     answer_signed,
+    body_of,
     headers,
     host,
     payload,
+    raw_request,
+    send,
+    within,
 )
 
 from records.sync import protocol, server
@@ -134,24 +138,6 @@ def test_too_many_nonces_to_remember_is_busy_until_old_ones_expire(
 # -- over HTTP --------------------------------------------------------------------------------
 
 
-def within(action: Callable[[], object], seconds: float = 5.0) -> list[OSError]:
-    """Runs `action` in a daemon thread and fails if it has not returned within `seconds` (a
-    stop that hangs fails its test, never holds the process); returns the OSError it raised."""
-    raised: list[OSError] = []
-
-    def run() -> None:
-        try:
-            action()
-        except OSError as exc:
-            raised.append(exc)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"{action} did not return within {seconds} s"
-    return raised
-
-
 @pytest.fixture
 def hosting(regulation: Regulation) -> Iterator[tuple[server.SyncServer, HostLog, Wall]]:
     sync, log, wall, _ = host(regulation)
@@ -161,22 +147,6 @@ def hosting(regulation: Regulation) -> Iterator[tuple[server.SyncServer, HostLog
         yield sync, log, wall
     finally:
         within(sync.stop)
-
-
-def send(
-    sync: server.SyncServer, method: str, path: str, sent: dict[str, str], body: bytes
-) -> http.client.HTTPResponse:
-    assert sync.port is not None
-    connection = http.client.HTTPConnection("127.0.0.1", sync.port, timeout=5)
-    connection.request(method, path, body=body, headers=sent)
-    response = connection.getresponse()
-    response.body = response.read()  # type: ignore[attr-defined]
-    connection.close()
-    return response
-
-
-def body_of(response: http.client.HTTPResponse) -> Any:
-    return json.loads(response.body)  # type: ignore[attr-defined]
 
 
 def check_framing(response: http.client.HTTPResponse) -> None:
@@ -294,17 +264,6 @@ def test_a_host_with_every_thread_busy_answers_503_at_once(hosting: Any) -> None
         assert send(sync, "GET", protocol.HELLO_PATH, {}, b"").status == 200
 
 
-def raw_request(port: int, head: bytes, body: bytes, *, finish: bool) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        sock.sendall(head + body)
-        if finish:
-            sock.shutdown(socket.SHUT_WR)
-        chunks = []
-        while data := sock.recv(65536):
-            chunks.append(data)
-    return b"".join(chunks)
-
-
 def test_a_body_that_ends_early_is_refused_and_nothing_stored(hosting: Any) -> None:
     sync, log, _ = hosting
     body = payload()
@@ -369,3 +328,29 @@ def test_an_address_that_cannot_be_bound_leaves_nothing_listening(regulation: Re
     assert len(within(lambda: sync.start(["127.0.0.1", "127.0.0.1"], port))) == 1
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def from_address(sync: server.SyncServer, address: str, body: bytes, sent: dict[str, str]) -> int:
+    """The status the listener's handler answers to one request from `address`: the handler
+    serves a socket pair in this thread, as the server would a device at that address."""
+    head = f"POST {protocol.PATH} HTTP/1.1\r\nHost: x\r\n" + "".join(
+        f"{k}: {v}\r\n" for k, v in sent.items()
+    )
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        ours.sendall(head.encode() + b"\r\n" + body)
+        server._handler_for(sync)(theirs, (address, 40_000), None)
+        theirs.shutdown(socket.SHUT_WR)
+        answer = b"".join(iter(lambda: ours.recv(65536), b""))
+    return int(answer.split(b" ", 2)[1])
+
+
+def test_wrong_codes_are_counted_per_device_address(regulation: Regulation) -> None:
+    sync, log, _, _ = host(regulation)
+    body = payload()
+    wrong = [from_address(sync, "10.0.0.5", body, headers(body, key=WRONG_KEY)) for _ in range(10)]
+    assert wrong == [401] * 10
+    assert from_address(sync, "10.0.0.6", body, headers(body, key=WRONG_KEY)) == 401
+    assert from_address(sync, "10.0.0.5", body, headers(body, key=WRONG_KEY)) == 429
+    assert from_address(sync, "10.0.0.5", body, headers(body)) == 200
+    assert len(log.received) == 1
