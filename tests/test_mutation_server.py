@@ -317,6 +317,10 @@ def test_stop_closes_the_port_and_ends_its_threads_at_once(regulation: Regulatio
 
 
 def test_an_address_that_cannot_be_bound_leaves_nothing_listening(regulation: Regulation) -> None:
+    # A new server whose second address cannot take the port its first one took (port 0: a
+    # free one, the same for all): the first is closed at once, never having served.
+    sync, _, _, _ = host(regulation)
+    assert len(within(lambda: sync.start(["127.0.0.1", "127.0.0.1"], 0))) == 1
     sync, _, _, _ = host(regulation)
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
