@@ -110,6 +110,8 @@ _OWN_TESTS = {
     "model": ("test_mutation_small.py",),
     "paths": ("test_mutation_small.py",),
     "state": ("test_mutation_small_sync.py",),
+    # records/sync/server.py: the listener request by request, and venue sync's security
+    "server": ("test_mutation_server_requests.py", "test_sync_security.py"),
     # the clock's rows share one file; they are stored by the clock's store and merged by file
     # import (merge's tests) and by sync
     "clock_merge": (
