@@ -138,6 +138,9 @@ _OWN_TESTS = {
     ),
     # records/sync/clock_items.py: the clock's bodies, checked on a push and merged
     "clock_items": ("test_mutation_sync_local.py", "test_sync_clock.py", "test_sync_merge.py"),
+    # the command lines of the round clock and of venue sync: their in-process tests
+    "cli_round": ("test_round_cli.py",),
+    "cli_sync": ("test_sync_cli.py",),
     # the front the screens call: its edges in test_mutation_small.py, then the files that open
     # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
     "store": (

@@ -1,1 +1,395 @@
-"""Mutation tests for records/cli_sync.py (venue sync's command line)."""
+"""Mutation tests for records/cli_sync.py (venue sync's command line), in-process through
+`sync_command` with each device's log in a temporary folder and hosts on 127.0.0.1 only:
+what a join, a sync, the status and leaving print (JSON and text), a failure as one line on
+stderr with exit 1, and `sync host`, which serves until Ctrl+C (its signal handlers are
+called here by a thread instead of the terminal)."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from records_support import entry
+
+import records.cli_sync
+from main import parse_args
+from records.cli_sync import sync_command
+from records.store import LogStore
+from records.sync.service import DeviceSeen, SyncService, SyncStatus
+from regulation.model import Regulation
+
+LOG = "penalty-log.sqlite3"
+
+
+class Device:
+    """A device whose log the command line opens (PENALTY_GUIDE_DATA_DIR)."""
+
+    def __init__(self, folder: Path, regulation: Regulation) -> None:
+        self.folder = folder
+        self.regulation = regulation
+
+    def run(self, *argv: str, out: io.StringIO | None = None) -> tuple[int, str, str]:
+        out = out or io.StringIO()
+        err = io.StringIO()
+        code = sync_command(parse_args(["sync", *argv]), self.regulation, out, err)
+        return code, out.getvalue(), err.getvalue()
+
+    def json(self, *argv: str) -> Any:
+        code, out, err = self.run(*argv, "--json")
+        assert (code, err) == (0, ""), err
+        assert out.endswith("}\n") and out.count("\n") == 1
+        return json.loads(out)
+
+    def open(self) -> LogStore:
+        return LogStore.open(self.regulation, self.folder / LOG)
+
+
+@pytest.fixture
+def device(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, regulation: Regulation) -> Device:
+    folder = tmp_path / "device"
+    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
+    return Device(folder, regulation)
+
+
+@pytest.fixture
+def host(regulation: Regulation, tmp_path: Path) -> Iterator[tuple[LogStore, SyncStatus]]:
+    """Another device hosting 県大会 on 127.0.0.1, in this process."""
+    store = LogStore.open(regulation, tmp_path / "host" / LOG)
+    service = SyncService.for_store(store)
+    service.set_judge("本部")
+    status = service.host(store.create_event("県大会").id, bind="127.0.0.1", port=0)
+    yield store, status
+    service.close()
+    store.close()
+
+
+def test_a_join_and_each_sync_say_what_was_sent_and_received(
+    device: Device, host: tuple[LogStore, SyncStatus]
+) -> None:
+    _, hosting = host
+    assert hosting.code
+    url = hosting.addresses[0]
+    code, out, err = device.run("join", url, "--code", hosting.code, "--judge", "鈴木")
+    assert (code, out, err) == (0, f"synced with {url}: sent 0, received 1\n", "")
+    with device.open() as store:
+        event = store.current_event()
+        assert event.name == "県大会"
+        store.add_record(event.id, entry("山田"))
+        store.add_record(event.id, entry("佐藤"))
+    assert device.run("now") == (0, f"synced with {url}: sent 2, received 0\n", "")
+    assert device.json("now") == {"ok": True, "pushed": 0, "pulled": 0, "host": url}
+
+
+def test_a_failed_sync_is_one_line_on_stderr_and_exit_1(
+    device: Device, host: tuple[LogStore, SyncStatus]
+) -> None:
+    _, hosting = host
+    assert device.run("now") == (1, "", "error: this device has not joined a host\n")
+    code, out, err = device.run("now", "--json")
+    assert json.loads(out) == {"ok": False, "pushed": 0, "pulled": 0, "host": None}
+    assert (code, err) == (1, "error: this device has not joined a host\n")
+    url = hosting.addresses[0]
+    assert device.run("join", url, "--code", "WXYZ-2345-6789") == (
+        1,
+        "",
+        "error: wrong join code\n",
+    )
+    assert device.json("status")["role"] == "off"  # a wrong code is not remembered
+
+
+def test_the_judges_name_is_kept_only_when_given(
+    device: Device, host: tuple[LogStore, SyncStatus]
+) -> None:
+    _, hosting = host
+    assert hosting.code
+    url = hosting.addresses[0]
+    code, out, err = device.run("join", url, "--code", hosting.code, "--judge", " ")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: judge") and err.count("\n") == 1
+    assert device.json("status")["role"] == "off"  # refused before joining
+    device.json("join", url, "--code", hosting.code, "--judge", "鈴木")
+    device.json("join", url, "--code", hosting.code)
+    assert device.json("status")["judge"] == "鈴木"
+
+
+def test_the_status_of_a_joined_device(device: Device, host: tuple[LogStore, SyncStatus]) -> None:
+    _, hosting = host
+    assert hosting.code
+    url = hosting.addresses[0]
+    device.json("join", url, "--code", hosting.code, "--judge", "鈴木")
+    with device.open() as log:
+        log.add_record(log.current_event().id, entry("山田"))
+        device_id = log.ledger().device_id
+    shown = device.json("status")
+    synced = shown.pop("last_synced_at")
+    assert isinstance(synced, str) and synced.startswith("20")
+    assert shown == {
+        "role": "joined",
+        "event": hosting.event_id,
+        "event_name": "県大会",
+        "judge": "鈴木",
+        "device": device_id,
+        "addresses": [],
+        "port": None,
+        "code": None,
+        "host": url,
+        "devices": [],
+        "waiting": 1,
+        "problem": None,
+    }
+    code, out, err = device.run("status")
+    assert (code, err) == (0, "")
+    assert out == (
+        f"joined to the host at {url} ('県大会'); last synced {synced}; "
+        "1 change(s) waiting to be sent\n"
+    )
+    assert device.run("leave") == (0, "left the host; this device's log stays as it is\n", "")
+    assert device.run("status") == (0, "sync is off\n", "")
+    assert device.run("leave") == (0, "left the host; this device's log stays as it is\n", "")
+
+
+class Terminal:
+    """Stands in for the signal module in records.cli_sync: `sync host` installs its Ctrl+C
+    and SIGTERM handlers here; once both are in, `while_hosting` runs in a thread (the server
+    is up, the lines printed) and then the judge's Ctrl+C arrives."""
+
+    SIGINT = signal.SIGINT
+    SIGTERM = signal.SIGTERM
+
+    def __init__(self, while_hosting: Callable[[], None]) -> None:
+        self.handlers: dict[int, Callable[..., Any]] = {}
+        self.while_hosting = while_hosting
+        self.failure: BaseException | None = None
+        self.thread: threading.Thread | None = None
+
+    def signal(self, number: int, handler: Callable[..., Any]) -> None:
+        self.handlers[number] = handler
+        if set(self.handlers) == {signal.SIGINT, signal.SIGTERM}:
+            self.thread = threading.Thread(target=self._then_stop)
+            self.thread.start()
+
+    def _then_stop(self) -> None:
+        try:
+            self.while_hosting()
+        except BaseException as exc:  # reported by the test, in its own thread
+            self.failure = exc
+        finally:
+            self.handlers[signal.SIGINT](signal.SIGINT, None)
+
+    def finish(self) -> None:
+        assert self.thread is not None, "no handler for Ctrl+C and SIGTERM"
+        self.thread.join(10)
+        if self.failure is not None:
+            raise self.failure
+
+
+class Flushed(io.StringIO):
+    """Standard output that remembers what had been flushed (what a pipe would show)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushed = ""
+
+    def flush(self) -> None:
+        self.flushed = self.getvalue()
+
+
+def hosting(
+    device: Device,
+    monkeypatch: pytest.MonkeyPatch,
+    *argv: str,
+    while_hosting: Callable[[Flushed], None] = lambda out: None,
+) -> tuple[int, str, str]:
+    out = Flushed()
+    terminal = Terminal(lambda: while_hosting(out))
+    monkeypatch.setattr(records.cli_sync, "signal", terminal)
+    code, text, err = device.run("host", "--bind", "127.0.0.1", "--port", "0", *argv, out=out)
+    terminal.finish()
+    return code, text, err
+
+
+def test_a_host_prints_its_code_and_address_then_serves_until_ctrl_c(
+    device: Device, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, regulation: Regulation
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def join_while_hosting(out: Flushed) -> None:
+        head, address, tail = out.flushed.splitlines()
+        seen["head"], seen["url"], seen["tail"] = head, address.strip(), tail
+        seen["code"] = head.split("the code ")[1].removesuffix(" at:")
+        with LogStore.open(regulation, tmp_path / "joiner" / LOG) as other:
+            service = SyncService.for_store(other)
+            service.set_judge("鈴木")
+            seen["joined"] = service.join(seen["url"], seen["code"]).ok
+            seen["device"] = other.ledger().device_id
+            service.close()
+
+    code, out, err = hosting(
+        device,
+        monkeypatch,
+        "--event",
+        "県大会",
+        "--judge",
+        "本部",
+        while_hosting=join_while_hosting,
+    )
+    assert (code, err) == (0, "")
+    assert seen["joined"] is True  # the code and the address printed are the ones that work
+    assert seen["head"] == f"hosting '県大会'; join with the code {seen['code']} at:"
+    assert seen["url"].startswith("http://127.0.0.1:")
+    assert out == f"{seen['head']}\n  {seen['url']}\n{seen['tail']}\n"
+    assert seen["tail"] == "Ctrl+C ends hosting."
+    port = int(seen["url"].rsplit(":", 1)[1])
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=2):
+        pass  # hosting ended with the command
+    shown = device.json("status")
+    assert (shown["role"], shown["code"], shown["port"]) == ("host", seen["code"], port)
+    assert shown["judge"] == "本部"
+    assert [(d["device"], d["judge"]) for d in shown["devices"]] == [(seen["device"], "鈴木")]
+    code, text, _ = device.run("status")
+    assert text == (
+        "hosting '県大会' (1 device(s) joined)\n"
+        f"  鈴木  {seen['device']}  {shown['devices'][0]['last_seen'].replace('T', ' ')}\n"
+    )
+    assert device.run("leave") == (
+        0,
+        "hosting ended; the join code no longer works until hosting again\n",
+        "",
+    )
+    assert device.json("status")["role"] == "off"
+
+
+def test_host_json_and_which_event_is_hosted(
+    device: Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    printed: list[dict[str, Any]] = []
+
+    def keep(out: Flushed) -> None:
+        printed.append(json.loads(out.flushed))
+
+    assert hosting(device, monkeypatch, "--json", while_hosting=keep)[0] == 0
+    with device.open() as store:
+        first = store.current_event()  # none named: the current event
+        assert [e.name for e in store.events()] == [first.name]
+    assert printed[0]["event"] == first.id
+    url = f"http://127.0.0.1:{printed[0]['port']}"
+    assert printed[0]["addresses"] == [url] and len(printed[0]) == 4
+    code, out, _ = hosting(device, monkeypatch, "--event", "県大会", "--json", while_hosting=keep)
+    assert code == 0 and json.loads(out) == printed[1]
+    with device.open() as store:
+        shared = store.event_by_name("県大会")
+        assert shared is not None and printed[1]["event"] == shared.id
+        store.set_current_event(first.id)
+    # Again without --event: the event hosted last, with the same code; --event finds it.
+    hosting(device, monkeypatch, "--json", while_hosting=keep)
+    hosting(device, monkeypatch, "--event", "県大会", "--json", while_hosting=keep)
+    assert [p["event"] for p in printed[2:]] == [shared.id, shared.id]
+    assert printed[2]["code"] == printed[1]["code"] == printed[3]["code"]
+    with device.open() as store:
+        assert sorted(e.name for e in store.events()) == sorted([first.name, "県大会"])
+    hosting(device, monkeypatch, "--new-code", "--json", while_hosting=keep)
+    assert printed[4]["code"] != printed[3]["code"]
+    typed = printed[3]["code"].lower().replace("-", " ")
+    hosting(device, monkeypatch, "--code", typed, "--json", while_hosting=keep)
+    assert printed[5]["code"] == printed[3]["code"]  # the code given, as a code
+
+
+def _status_of(**changed: Any) -> SyncStatus:
+    fields: dict[str, Any] = {
+        "role": "off",
+        "event_id": None,
+        "event_name": None,
+        "judge": None,
+        "device_id": "d-1",
+        "addresses": (),
+        "port": None,
+        "code": None,
+        "host_url": None,
+        "devices": (),
+        "last_synced_at": None,
+        "waiting": 0,
+        "problem": None,
+    }
+    fields.update(changed)
+    return SyncStatus(**fields)
+
+
+def _printed(status: SyncStatus, *argv: str) -> tuple[int, str]:
+    """`sync status` of a device whose service reports `status` (what a screen's process sees
+    as well: a problem, a sync not made yet, devices without a judge's name)."""
+    service = SimpleNamespace(status=lambda stored: status if stored else None)
+    out = io.StringIO()
+    args = parse_args(["sync", "status", *argv])
+    code = records.cli_sync._status(cast(SyncService, service), args, out, out)
+    return code, out.getvalue()
+
+
+def test_the_status_names_every_field_and_says_what_is_not_known_yet() -> None:
+    seen = datetime(2026, 11, 28, 13, 5, 7, 120000, tzinfo=UTC)
+    hosting = _status_of(
+        role="host",
+        event_id="e-1",
+        event_name="県大会",
+        judge="本部",
+        addresses=("http://192.168.43.1:8765",),
+        port=8765,
+        code="K7QF-2MXD-9PLA",
+        devices=(DeviceSeen("d-2", "", seen), DeviceSeen("d-3", "鈴木", seen)),
+        problem="the port is in use",
+    )
+    code, out = _printed(hosting, "--json")
+    assert code == 0 and out.count("\n") == 1 and "県大会" in out
+    assert json.loads(out) == {
+        "role": "host",
+        "event": "e-1",
+        "event_name": "県大会",
+        "judge": "本部",
+        "device": "d-1",
+        "addresses": ["http://192.168.43.1:8765"],
+        "port": 8765,
+        "code": "K7QF-2MXD-9PLA",
+        "host": None,
+        "devices": [
+            {"device": "d-2", "judge": "", "last_seen": "2026-11-28T13:05:07.120000+00:00"},
+            {"device": "d-3", "judge": "鈴木", "last_seen": "2026-11-28T13:05:07.120000+00:00"},
+        ],
+        "last_synced_at": None,
+        "waiting": 0,
+        "problem": "the port is in use",
+    }
+    assert _printed(hosting) == (
+        0,
+        "hosting '県大会' (2 device(s) joined)\n"
+        "  ?  d-2  2026-11-28 13:05:07.120000+00:00\n"
+        "  鈴木  d-3  2026-11-28 13:05:07.120000+00:00\n"
+        "problem: the port is in use\n",
+    )
+    joined = _status_of(
+        role="joined",
+        event_name="県大会",
+        host_url="http://192.168.43.1:8765",
+        waiting=3,
+        problem="the host cannot be reached",
+    )
+    assert _printed(joined) == (
+        0,
+        "joined to the host at http://192.168.43.1:8765 ('県大会'); last synced never; "
+        "3 change(s) waiting to be sent\nproblem: the host cannot be reached\n",
+    )
+    synced = _status_of(
+        role="joined", event_name="県大会", host_url="http://h:1", last_synced_at=seen
+    )
+    assert json.loads(_printed(synced, "--json")[1])["last_synced_at"] == seen.isoformat()
+    assert _printed(synced)[1].startswith(
+        "joined to the host at http://h:1 ('県大会'); last synced 2026-11-28T13:05:07.120000+00:00;"
+    )
+    assert _printed(_status_of()) == (0, "sync is off\n")
