@@ -20,7 +20,7 @@ from records_support import JST, Clock, entry
 
 import records.cli
 from main import parse_args
-from records.cli_round import _number, round_command
+from records.cli_round import _number, _run, round_command
 from records.errors import InvalidInput
 from records.store import LogStore
 from regulation.model import Regulation
@@ -155,7 +155,9 @@ def test_pause_and_resume_take_the_time_given_or_the_devices(device: Device) -> 
 
 
 def test_an_extension_is_listed_with_its_records_and_the_real_end(device: Device) -> None:
-    device.json("start", "1", "--event", "大会")
+    device.json("start", "1", "--event", "大会", "--at", "12:59")
+    device.json("pause", "1", "--event", "大会", "--at", "12:59:30")
+    device.json("resume", "1", "--event", "大会", "--at", "13:00:30")  # a minute paused
     with device.open() as store:
         event = store.event_by_name("大会")
         assert event is not None
@@ -211,6 +213,10 @@ def test_the_text_status_of_a_round(device: Device) -> None:
         "  table 12: +3 min, ends 13:48:00\n"
         "  table 4: +4 min, ends 13:49:00, finished\n"
     )
+    # At time exactly, and half a second before: still time left, not overtime.
+    for at, left in (("13:45:00", "00:00 left"), ("13:44:59.5", "00:01 left")):
+        code, out, _ = device.run("status", "--at", f"2026-11-28T{at}+09:00", "--event", "大会")
+        assert out.splitlines()[0].endswith(f"ends 13:45:00: {left}")
     device.clock.now = NOW + timedelta(minutes=10)
     code, out, _ = device.run("pause", "1", "--event", "大会")
     assert out.splitlines()[0] == (
@@ -228,6 +234,30 @@ def test_status_names_its_round_or_the_current_one(device: Device) -> None:
     assert (first["round"], first["minutes"]) == (1, 50)
     assert first["started_at"] == "2026-11-28T12:00:00.000000+09:00"
     assert first["remaining_s"] == -10 * 60  # evaluated now: ten minutes over
+
+
+def test_a_round_not_started_has_its_length_and_no_times(device: Device) -> None:
+    device.json("start", "1", "--minutes", "30")
+    assert device.json("status", "3") == {
+        "round": 3,
+        "started_at": None,
+        "minutes": 50,
+        "paused_s": 0,
+        "paused": False,
+        "ends_at": None,
+        "remaining_s": None,
+        "real_end": None,
+        "extensions": [],
+    }
+
+
+def test_no_round_started_is_refused_under_round(device: Device) -> None:
+    with device.open() as store:
+        store.create_event("大会")
+        with pytest.raises(InvalidInput) as refused:
+            _run(store, parse_args(["round", "status", "--event", "大会"]), io.StringIO())
+    assert str(refused.value) == "no round of '大会' has started yet"
+    assert (refused.value.field, refused.value.reason) == ("round", "not_started")
 
 
 def test_status_of_an_event_without_a_round_is_one_line(device: Device) -> None:

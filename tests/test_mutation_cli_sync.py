@@ -75,14 +75,16 @@ def host(regulation: Regulation, tmp_path: Path) -> Iterator[tuple[LogStore, Syn
 def test_a_join_and_each_sync_say_what_was_sent_and_received(
     device: Device, host: tuple[LogStore, SyncStatus]
 ) -> None:
-    _, hosting = host
-    assert hosting.code
+    host_log, hosting = host
+    assert hosting.code and hosting.event_id
+    host_log.add_record(hosting.event_id, entry("田中"))
     url = hosting.addresses[0]
     code, out, err = device.run("join", url, "--code", hosting.code, "--judge", "鈴木")
-    assert (code, out, err) == (0, f"synced with {url}: sent 0, received 1\n", "")
+    assert (code, out, err) == (0, f"synced with {url}: sent 0, received 2\n", "")
     with device.open() as store:
         event = store.current_event()
         assert event.name == "県大会"
+        assert [r.player.name for r in store.records(event.id)] == ["田中"]  # checked, stored
         store.add_record(event.id, entry("山田"))
         store.add_record(event.id, entry("佐藤"))
     assert device.run("now") == (0, f"synced with {url}: sent 2, received 0\n", "")
@@ -160,18 +162,23 @@ def test_the_status_of_a_joined_device(device: Device, host: tuple[LogStore, Syn
 class Terminal:
     """Stands in for the signal module in records.cli_sync: `sync host` installs its Ctrl+C
     and SIGTERM handlers here; once both are in, `while_hosting` runs in a thread (the server
-    is up, the lines printed) and then the judge's Ctrl+C arrives."""
+    is up, the lines printed), and then, `hold` seconds later, the judge's Ctrl+C arrives."""
 
     SIGINT = signal.SIGINT
     SIGTERM = signal.SIGTERM
 
-    def __init__(self, while_hosting: Callable[[], None]) -> None:
+    def __init__(self, while_hosting: Callable[[], None], hold: float) -> None:
         self.handlers: dict[int, Callable[..., Any]] = {}
         self.while_hosting = while_hosting
+        self.hold = hold
         self.failure: BaseException | None = None
         self.thread: threading.Thread | None = None
+        self.returned = threading.Event()  # set by the test when `sync host` has returned
+        self.returned_early = False
 
     def signal(self, number: int, handler: Callable[..., Any]) -> None:
+        if number not in (signal.SIGINT, signal.SIGTERM) or not callable(handler):
+            raise TypeError(f"signal.signal({number!r}, {handler!r})")  # as the real one
         self.handlers[number] = handler
         if set(self.handlers) == {signal.SIGINT, signal.SIGTERM}:
             self.thread = threading.Thread(target=self._then_stop)
@@ -183,13 +190,31 @@ class Terminal:
         except BaseException as exc:  # reported by the test, in its own thread
             self.failure = exc
         finally:
+            self.returned_early = self.returned.wait(self.hold)
             self.handlers[signal.SIGINT](signal.SIGINT, None)
 
     def finish(self) -> None:
+        self.returned.set()
         assert self.thread is not None, "no handler for Ctrl+C and SIGTERM"
         self.thread.join(10)
         if self.failure is not None:
             raise self.failure
+        assert not self.returned_early, "hosting ended before Ctrl+C"
+
+
+class Watched(threading.Event):
+    """records.cli_sync's threading.Event: a host still waiting 20 s after Ctrl+C (its handler
+    did nothing) fails the test instead of hanging it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited = 0.0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waited += timeout or 0.0
+        if self.waited > 20:
+            raise AssertionError("still hosting 20 s after Ctrl+C")
+        return super().wait(timeout)
 
 
 class Flushed(io.StringIO):
@@ -208,13 +233,25 @@ def hosting(
     monkeypatch: pytest.MonkeyPatch,
     *argv: str,
     while_hosting: Callable[[Flushed], None] = lambda out: None,
+    hold: float = 0.0,
+    port: int = 0,
 ) -> tuple[int, str, str]:
     out = Flushed()
-    terminal = Terminal(lambda: while_hosting(out))
+    terminal = Terminal(lambda: while_hosting(out), hold)
     monkeypatch.setattr(records.cli_sync, "signal", terminal)
-    code, text, err = device.run("host", "--bind", "127.0.0.1", "--port", "0", *argv, out=out)
-    terminal.finish()
-    return code, text, err
+    monkeypatch.setattr(records.cli_sync, "threading", SimpleNamespace(Event=Watched))
+    argv = ("host", "--bind", "127.0.0.1", "--port", str(port), *argv)
+    try:
+        return device.run(*argv, out=out)
+    finally:
+        terminal.finish()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def test_a_host_prints_its_code_and_address_then_serves_until_ctrl_c(
@@ -233,22 +270,17 @@ def test_a_host_prints_its_code_and_address_then_serves_until_ctrl_c(
             seen["device"] = other.ledger().device_id
             service.close()
 
+    named = ("--event", "県大会", "--judge", "本部")
+    port = free_port()
     code, out, err = hosting(
-        device,
-        monkeypatch,
-        "--event",
-        "県大会",
-        "--judge",
-        "本部",
-        while_hosting=join_while_hosting,
+        device, monkeypatch, *named, while_hosting=join_while_hosting, hold=1.0, port=port
     )
     assert (code, err) == (0, "")
     assert seen["joined"] is True  # the code and the address printed are the ones that work
     assert seen["head"] == f"hosting '県大会'; join with the code {seen['code']} at:"
-    assert seen["url"].startswith("http://127.0.0.1:")
+    assert seen["url"] == f"http://127.0.0.1:{port}"  # the address and port given
     assert out == f"{seen['head']}\n  {seen['url']}\n{seen['tail']}\n"
     assert seen["tail"] == "Ctrl+C ends hosting."
-    port = int(seen["url"].rsplit(":", 1)[1])
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=2):
         pass  # hosting ended with the command
     shown = device.json("status")
@@ -393,3 +425,13 @@ def test_the_status_names_every_field_and_says_what_is_not_known_yet() -> None:
         "joined to the host at http://h:1 ('県大会'); last synced 2026-11-28T13:05:07.120000+00:00;"
     )
     assert _printed(_status_of()) == (0, "sync is off\n")
+
+
+def test_the_processs_own_streams_by_default(
+    device: Device, regulation: Regulation, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert sync_command(parse_args(["sync", "status"]), regulation) == 0
+    assert sync_command(parse_args(["sync", "now"]), regulation) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "sync is off\n"
+    assert captured.err == "error: this device has not joined a host\n"
