@@ -114,14 +114,13 @@ def test_a_failed_sync_is_one_line_on_stderr_and_exit_1(
 
 def test_the_status_of_a_joined_device(device: Device, host: tuple[LogStore, SyncStatus]) -> None:
     _, hosting = host
-    assert hosting.code
-    url = hosting.addresses[0]
-    code, out, err = device.run("join", url, "--code", hosting.code, "--judge", " ")
+    url, key = hosting.addresses[0], str(hosting.code)
+    code, out, err = device.run("join", url, "--code", key, "--judge", " ")
     assert (code, out) == (2, "")
     assert err.startswith("error: judge") and err.count("\n") == 1
     assert device.json("status")["role"] == "off"  # refused before joining
-    device.json("join", url, "--code", hosting.code, "--judge", "鈴木")
-    device.json("join", url, "--code", hosting.code)  # no --judge: the name stays
+    device.json("join", url, "--code", key, "--judge", "鈴木")
+    device.json("join", url, "--code", key)  # no --judge: the name stays
     with device.open() as log:
         log.add_record(log.current_event().id, entry("山田"))
         device_id = log.ledger().device_id
@@ -142,21 +141,20 @@ def test_the_status_of_a_joined_device(device: Device, host: tuple[LogStore, Syn
         "waiting": 1,
         "problem": None,
     }
-    code, out, err = device.run("status")
-    assert (code, err) == (0, "")
-    assert out == (
+    assert device.run("status") == (
+        0,
         f"joined to the host at {url} ('県大会'); last synced {synced}; "
-        "1 change(s) waiting to be sent\n"
+        "1 change(s) waiting to be sent\n",
+        "",
     )
-    assert device.run("leave") == (0, "left the host; this device's log stays as it is\n", "")
-    assert device.run("status") == (0, "sync is off\n", "")
-    assert device.run("leave") == (0, "left the host; this device's log stays as it is\n", "")
+    left = (0, "left the host; this device's log stays as it is\n", "")
+    assert device.run("leave") == left and device.run("status") == (0, "sync is off\n", "")
+    assert device.run("leave") == left  # not joined: the same
 
 
 class Terminal:
-    """Stands in for the signal module in records.cli_sync: `sync host` installs its Ctrl+C
-    and SIGTERM handlers here; once both are in, `while_hosting` runs in a thread (the server
-    is up, the lines printed), and then, `hold` seconds later, the judge's Ctrl+C arrives."""
+    """records.cli_sync's signal module: once `sync host` has set both handlers, `while_hosting`
+    runs in a thread (the server up), then, `hold` seconds later, the judge's Ctrl+C comes."""
 
     SIGINT = signal.SIGINT
     SIGTERM = signal.SIGTERM
@@ -168,7 +166,8 @@ class Terminal:
         self.failure: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.returned = threading.Event()  # set by the test when `sync host` has returned
-        self.returned_early = False
+        self.returned_early = False  # hosting ended before Ctrl+C
+        self.pressed = threading.Event()  # Ctrl+C
 
     def signal(self, number: int, handler: Callable[..., Any]) -> None:
         if number not in (signal.SIGINT, signal.SIGTERM) or not callable(handler):
@@ -181,10 +180,11 @@ class Terminal:
     def _then_stop(self) -> None:
         try:
             self.while_hosting()
-        except BaseException as exc:  # reported by the test, in its own thread
+        except BaseException as exc:  # raised again by finish(), in the test's thread
             self.failure = exc
         finally:
             self.returned_early = self.returned.wait(self.hold)
+            self.pressed.set()
             self.handlers[signal.SIGINT](signal.SIGINT, None)
 
     def finish(self) -> None:
@@ -193,21 +193,23 @@ class Terminal:
         self.thread.join(10)
         if self.failure is not None:
             raise self.failure
-        assert not self.returned_early, "hosting ended before Ctrl+C"
+        assert not self.returned_early
 
 
 class Watched(threading.Event):
-    """records.cli_sync's threading.Event: a host still waiting 20 s after Ctrl+C (its handler
-    did nothing) fails the test instead of hanging it."""
+    """A host still waiting 20 s after Ctrl+C fails the test instead of hanging it."""
+
+    pressed = threading.Event()  # the Ctrl+C of the host being run (Terminal.pressed)
 
     def __init__(self) -> None:
         super().__init__()
         self.waited = 0.0
 
     def wait(self, timeout: float | None = None) -> bool:
-        self.waited += timeout or 0.0
-        if self.waited > 20:
-            raise AssertionError("still hosting 20 s after Ctrl+C")
+        if Watched.pressed.is_set():
+            self.waited += timeout or 0.0
+            if self.waited > 20:
+                raise AssertionError("still hosting 20 s after Ctrl+C")
         return super().wait(timeout)
 
 
@@ -234,6 +236,7 @@ def hosting(
     terminal = Terminal(lambda: while_hosting(out), hold)
     monkeypatch.setattr(records.cli_sync, "signal", terminal)
     monkeypatch.setattr(records.cli_sync, "threading", SimpleNamespace(Event=Watched))
+    monkeypatch.setattr(Watched, "pressed", terminal.pressed)
     argv = ("host", "--bind", "127.0.0.1", "--port", str(port), *argv)
     try:
         return device.run(*argv, out=out)
@@ -244,8 +247,7 @@ def hosting(
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+        return int(probe.getsockname()[1])
 
 
 def test_a_host_prints_its_code_and_address_then_serves_until_ctrl_c(
