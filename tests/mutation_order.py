@@ -148,6 +148,9 @@ _OWN_TESTS = {
     "protocol": ("test_mutation_protocol_pages.py", "test_sync_security.py"),
     # records/sync/service.py: what the screens and the command line use of venue sync
     "service": ("test_mutation_service_pages.py", "test_sync_service.py"),
+    # the command lines of the round clock and of venue sync: their in-process tests
+    "cli_round": ("test_round_cli.py",),
+    "cli_sync": ("test_sync_cli.py",),
     # the front the screens call: its edges in test_mutation_small.py, then the files that open
     # a LogStore most (its versions, listeners and ledger are reached by the exchange and sync)
     "store": (
