@@ -1,1 +1,0 @@
-"""Mutation tests for records/clock_store.py (the round clock's store)."""
