@@ -106,6 +106,14 @@ def finder(regulation: Regulation) -> Finder:
     return load_finder(regulation)
 
 
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The app's data folder for one test (PENALTY_GUIDE_DATA_DIR): the log made there."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture(scope=_shared("session"))
 def extracted_messages() -> list[tuple[str, int, str, list[str], str | None]]:
     """What `pybabel extract` finds with babel.cfg's mapping, as (file, line, message,

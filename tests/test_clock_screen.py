@@ -37,13 +37,6 @@ class FakeNow:
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def fake_now(monkeypatch: pytest.MonkeyPatch):
     """A fake clock, on a device in Tokyo (times are shown in the device's zone)."""
     clock = FakeNow()

@@ -49,13 +49,6 @@ pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def disk(regulation: Regulation, data_dir: Path):
     """The log on the disk, through a connection of the test's own."""
     stores: list[LogStore] = []

@@ -15,8 +15,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from cli_support import log
 
-from main import main, parse_args
+from main import parse_args
 from records import opening
 from records.cli import _check_text_options, _event, _list, _record, bare_regulation, log_command
 from records.errors import InvalidInput, Unwritable
@@ -28,19 +29,6 @@ from regulation.model import Regulation
 V1_SCHEMA = Path(__file__).resolve().parent / "data" / "penalty_log_v1.sql"
 READ_ONLY = "cannot open the penalty log: the folder or the file is read-only (SQLITE_READONLY)"
 NOT_UTF8 = "not valid text (bytes that are not UTF-8)"
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
-    return folder
-
-
-def log(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["log", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def added(capsys: pytest.CaptureFixture[str], *args: str) -> dict:

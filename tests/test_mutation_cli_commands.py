@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from cli_support import log
 
 from main import main, parse_args
 from records.cli import log_command
@@ -27,19 +28,6 @@ PRINCIPLE = (
     "  同一の違反を繰り返した場合、ジャッジはより上位の罰則を適用できる。\n"
     "  If the same infraction is repeated, the judge may apply a higher penalty.\n"
 )
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
-    return folder
-
-
-def log(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["log", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def ok(capsys: pytest.CaptureFixture[str], *args: str) -> str:

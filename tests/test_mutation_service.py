@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from records_support import entry
+from service_support import Device, two_devices
 
 from records.errors import InvalidInput, LogError
 from records.store import LogStore
@@ -20,27 +20,9 @@ from records.sync.state import SyncState
 from regulation.model import Regulation
 
 
-@dataclass
-class Device:
-    store: LogStore
-    sync: SyncService
-
-    def state(self) -> SyncState:
-        return self.sync.ledger.state()
-
-
 @pytest.fixture
 def devices(regulation: Regulation, tmp_path: Path) -> Iterator[list[Device]]:
-    made = []
-    for name in ("佐藤", "鈴木"):
-        store = LogStore.open(regulation, tmp_path / name / "log.sqlite3")
-        sync = SyncService.for_store(store)
-        sync.set_judge(name)
-        made.append(Device(store, sync))
-    yield made
-    for device in made:
-        device.sync.close()
-        device.store.close()
+    yield from two_devices(regulation, tmp_path)
 
 
 def host(device: Device, name: str = "県大会", **options: object) -> tuple[str, SyncStatus]:

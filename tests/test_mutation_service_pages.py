@@ -6,12 +6,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from records_support import JST, entry
+from service_support import Device, two_devices
 from sync_support import Proxy
 
 from records.errors import InvalidInput, LogError
@@ -24,27 +24,9 @@ from regulation.model import Regulation
 AT = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
 
 
-@dataclass
-class Device:
-    store: LogStore
-    sync: SyncService
-
-    def state(self) -> SyncState:
-        return self.sync.ledger.state()
-
-
 @pytest.fixture
 def devices(regulation: Regulation, tmp_path: Path) -> Iterator[list[Device]]:
-    made = []
-    for name in ("佐藤", "鈴木"):
-        store = LogStore.open(regulation, tmp_path / name / "log.sqlite3")
-        sync = SyncService.for_store(store)
-        sync.set_judge(name)
-        made.append(Device(store, sync))
-    yield made
-    for device in made:
-        device.sync.close()
-        device.store.close()
+    yield from two_devices(regulation, tmp_path)
 
 
 def hosted(device: Device) -> tuple[str, SyncStatus]:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import log
 from records_support import run_main
 
 from main import main
@@ -28,19 +29,6 @@ RECORD_KEYS = {
     "note",
     "recorded_by",
 }
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("PENALTY_GUIDE_DATA_DIR", str(folder))
-    return folder
-
-
-def log(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["log", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def log_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
