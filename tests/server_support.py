@@ -6,11 +6,12 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
-import secrets
 import socket
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from sync_support import key_headers
 
 from records.errors import LogError
 from records.sync import codes, protocol
@@ -98,15 +99,15 @@ def headers(
     path: str = protocol.PATH,
 ) -> dict[str, str]:
     """Every header a device sends, signed with `key` (Content-Length included)."""
-    values = {
-        "X-Sync-Event": event_id,
-        "X-Sync-Device": device,
-        "X-Sync-Key": codes.key_id(key),
-        "X-Sync-Time": str(time_ms),
-        "X-Sync-Nonce": nonce or secrets.token_hex(16),
-    }
-    values["X-Sync-Signature"] = protocol.sign(
-        key, protocol.signing_text(method, path, values, body)
+    values = key_headers(
+        key,
+        event_id,
+        body,
+        device=device,
+        time_ms=time_ms,
+        nonce=nonce,
+        method=method,
+        path=path,
     )
     values["Content-Length"] = str(len(body))
     return values

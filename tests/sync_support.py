@@ -92,11 +92,18 @@ class Answer:
     headers: dict[str, str]
 
 
-def signed_headers(
-    code: str, event_id: str, body: bytes, *, device: str = "d" * 32, time_ms: int, nonce: str = ""
+def key_headers(
+    key: codes.Secret,
+    event_id: str,
+    body: bytes,
+    *,
+    device: str = "d" * 32,
+    time_ms: int,
+    nonce: str = "",
+    method: str = "POST",
+    path: str = protocol.PATH,
 ) -> dict[str, str]:
-    """The headers a device with `code` would send (what an attacker must forge)."""
-    key = codes.derive_key(codes.parse_code(code), event_id)
+    """The headers a device holding `key` sends for `body` (what an attacker must forge)."""
     headers = {
         "X-Sync-Event": event_id,
         "X-Sync-Device": device,
@@ -104,9 +111,18 @@ def signed_headers(
         "X-Sync-Time": str(time_ms),
         "X-Sync-Nonce": nonce or secrets.token_hex(16),
     }
-    text = protocol.signing_text("POST", protocol.PATH, headers, body)
-    headers["X-Sync-Signature"] = protocol.sign(key, text)
+    headers["X-Sync-Signature"] = protocol.sign(
+        key, protocol.signing_text(method, path, headers, body)
+    )
     return headers
+
+
+def signed_headers(
+    code: str, event_id: str, body: bytes, *, device: str = "d" * 32, time_ms: int, nonce: str = ""
+) -> dict[str, str]:
+    """The headers a device with `code` would send (what an attacker must forge)."""
+    key = codes.derive_key(codes.parse_code(code), event_id)
+    return key_headers(key, event_id, body, device=device, time_ms=time_ms, nonce=nonce)
 
 
 def post(port: int, headers: dict[str, str], body: bytes, path: str = protocol.PATH) -> Answer:
