@@ -135,7 +135,6 @@ class RecordForm:
             hint_max_lines=WHOLE_LINES,
             label=ctx.ui(S.PLAYER_NAME),
             value=draft.name,
-            autofocus=original is None,
             on_change=self._on_name,
             on_submit=self._submit_name,  # Enter saves (a keyboard-only judge)
             error=errors.get("name"),

@@ -132,7 +132,6 @@ def search_screen(ctx: Context, query: str) -> Screen:
         error_max_lines=WHOLE_LINES,
         hint_max_lines=WHOLE_LINES,
         value=query,
-        autofocus=True,
         hint_text=ctx.ui(S.SEARCH_HINT),
         label=ctx.ui(S.SEARCH_TITLE),
         prefix_icon=ft.Icons.SEARCH,
@@ -145,4 +144,5 @@ def search_screen(ctx: Context, query: str) -> Screen:
         body=ft.Column(
             [field, results], expand=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
         ),
+        focus=field,
     )
