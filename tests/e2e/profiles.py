@@ -13,8 +13,7 @@ checks that. A template belongs to one server process (its URL and process id), 
 files never stand in for another's (e.g. the app served without its bundled font on a port an
 earlier server had).
 
-Off by default (PENALTY_GUIDE_E2E_WARM=1 turns it on): with it the desktop's Tab-order tests
-failed, and on a loaded machine a start was not quicker by the clock (docs/testing.md).
+On by default (PENALTY_GUIDE_E2E_WARM=0 turns it off; docs/testing.md has the figures).
 Nothing here knows pytest; conftest.py's `open_app` uses it.
 """
 

@@ -476,7 +476,7 @@ def test_an_open_tab_works_after_the_server_is_killed_and_restarted(servers, ope
     the app is there again."""
     first = servers("laptop")
     second = servers("laptop", port=first.port, start=False)
-    # A fresh context even with PENALTY_GUIDE_E2E_WARM=1: this test is flaky (the language
+    # A fresh context even with warm profiles: this test is flaky (the language
     # switched after the reload not stored, more often under load), warm or not
     # (docs/testing.md).
     app = open_app("phone", "ja-JP", server=first, warm=False)
