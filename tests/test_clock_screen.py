@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import flet as ft
 import pytest
+from records_support import JST
 
 from records.paths import DATABASE_NAME
 from records.store import LogStore
@@ -19,7 +20,6 @@ from regulation.model import Regulation
 from views import routes
 from views.screens import clock_calls
 
-JST = timezone(timedelta(hours=9))
 START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
 
 pytestmark = pytest.mark.usefixtures("data_dir")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from records_support import Clock, entry, open_store
+from records_support import JST, Clock, entry, open_store
 
 from records.clock_rows import ClockData, clock_json, parse_clock
 from records.clock_tables import (
@@ -27,8 +27,6 @@ from records.exchange import event_export, json_bytes, parse_export
 from records.store import LogStore
 from records.sync.hlc import legacy_stamp
 from regulation.model import Regulation
-
-JST = timezone(timedelta(hours=9))
 
 
 def test_a_clock_moment_is_stored_to_the_microsecond_and_read_back_the_same() -> None:

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from records_support import JST
 
 from records.csv_export import CSV_COLUMNS, export_csv
 from records.model import Event, Player, Record, RecordedBy
 from regulation.model import Regulation
 
-JST = timezone(timedelta(hours=9))
 EVENT = Event("e-uuid", "地区大会", date(2026, 11, 28))
 AT = datetime(2026, 11, 28, 13, 5, 30, 123456, tzinfo=JST)
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from records_support import JST
 
 from records.errors import InvalidInput
 from records.model import Event, Player, Record
@@ -20,7 +21,6 @@ from records.sync.items import EVENT, RECORD, ItemVersion, event_body, record_bo
 from records.sync.protocol import Refusal
 from regulation.model import Regulation
 
-JST = timezone(timedelta(hours=9))
 KEY = Secret("0f" * 32)
 OTHER_KEY = Secret("f0" * 32)
 EVENT_ID = "6f1d2a9c-0000-4000-8000-000000000001"

@@ -5,10 +5,11 @@ such texts reads back as the payload with its list first."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import pytest
+from records_support import JST
 
 from records.clock_rows import round_row_id
 from records.errors import InvalidInput
@@ -17,7 +18,6 @@ from records.sync.clock_items import CLOCK_ROUND, check_round
 from records.sync.items import RECORD, ItemVersion
 from regulation.model import Regulation
 
-JST = timezone(timedelta(hours=9))
 EVENT_ID = "6f1d2a9c-0000-4000-8000-000000000001"
 RECORD_ID = "6f1d2a9c-0000-4000-8000-000000000011"
 SAVED = datetime(2026, 11, 28, 13, 5, 30, 123456, tzinfo=JST)

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from records_support import JST
 
 from records import schema
 from records.errors import LogError
 from records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate
 
-JST = timezone(timedelta(hours=9))
 NOW = datetime(2026, 11, 30, 13, 5, 1, tzinfo=JST)
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 
 import pytest
+from records_support import JST
 
 from records.errors import InvalidInput
 from records.model import Event, Player, Record, RecordedBy, Round
@@ -31,7 +32,6 @@ from records.sync.items import (
 )
 from regulation.model import Regulation
 
-JST = timezone(timedelta(hours=9))
 BASE = datetime(2026, 11, 28, 10, 0, 0, 123456, tzinfo=JST)
 DEVICE = "a1" * 16
 RECORD_ID = "6f1d2a9c-0000-4000-8000-000000000040"

@@ -3,14 +3,14 @@ carries the two times it was made from, and the refusal of a mixed pair is its w
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from records_support import JST
 
 from records.errors import InvalidInput
 from records.tardiness import suggest_tardiness
 
-JST = timezone(timedelta(hours=9))
 ASSEMBLY = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
 
 

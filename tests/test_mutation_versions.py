@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from records_support import JST
 
 from records.schema import migrate
 from records.sync import versions
 from records.sync.items import EVENT, RECORD, ItemVersion
 
-JST = timezone(timedelta(hours=9))
 SAVED = datetime(2026, 11, 28, 13, 5, 30, 123456, tzinfo=JST)
 EVENT_A = "event-a"
 EVENT_B = "event-b"

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 import pytest
+from records_support import JST
 
 from records.errors import InvalidInput
 from records.model import Player, Record
 from records.sync.items import RECORD, ItemVersion, check_record_body, record_body, record_from
 from regulation.model import Regulation
 
-JST = timezone(timedelta(hours=9))
 AT = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
 PLAIN = Record(
     "5f0c0c8e-1111-4c1e-9f4e-000000000001",

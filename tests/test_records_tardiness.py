@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from records_support import JST
 
 from records.errors import InvalidInput
 from records.tardiness import (
@@ -15,7 +16,6 @@ from records.tardiness import (
 )
 from regulation.model import Regulation
 
-JST = timezone(timedelta(hours=9))
 ASSEMBLY = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from records_support import JST
 
 from records.clock import (
     Extension,
@@ -18,7 +19,6 @@ from records.clock import (
 )
 from records.errors import InvalidInput
 
-JST = timezone(timedelta(hours=9))
 START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
 
 
