@@ -363,6 +363,10 @@ def test_every_state_of_the_sync_screen_is_laid_out(
     type_in(app, ui(S.SYNC_CODE, lang), new.code)
     app.tap(app.button(ui(S.SYNC_JOIN, lang)))
     app.wait_gone(rejoin)
+    # The join's first exchange redraws the screen right after: a tap then was lost (the leave
+    # dialog never came: 1 try in 4, 2026-12-02). Why the client dropped it is not known; the
+    # tap now waits for the screen to stop changing.
+    app.settle()
 
     # Leave, confirmed first.
     app.tap(app.button(ui(S.SYNC_LEAVE, lang)))
