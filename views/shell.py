@@ -39,7 +39,7 @@ from .widgets import snack_bar
 # with the accessibility tree on (a screen reader, the browser tests) Flutter's web engine, once it
 # takes the route change, moves the focus about 0.2 s later. A field focused before that lost it,
 # and giving it back left one that showed the cursor while the judge's typing never reached the
-# app (name "empty" at Save: 7 of 16 tries in tests/e2e, 2026-12-02). So a screen opened that way
+# app (name "empty" at Save: 6 of 16 tries in tests/e2e, 2026-12-02). So a screen opened that way
 # gets its focus only once the client has reported its route (`_on_route_change`).
 
 
