@@ -20,6 +20,13 @@ from regulation.model import Regulation
 ROOT = Path(__file__).resolve().parent.parent
 JST = timezone(timedelta(hours=9))
 WORKER = ROOT / "tests" / "records_worker.py"
+# The round the clock tests start: 13:00 JST on the event's day.
+ROUND_START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
+
+
+def at(minutes: float) -> datetime:
+    """`minutes` after ROUND_START."""
+    return ROUND_START + timedelta(minutes=minutes)
 
 
 class Clock:

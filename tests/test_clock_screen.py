@@ -12,7 +12,7 @@ from pathlib import Path
 
 import flet as ft
 import pytest
-from records_support import JST
+from records_support import ROUND_START
 
 from records.paths import DATABASE_NAME
 from records.store import LogStore
@@ -20,14 +20,12 @@ from regulation.model import Regulation
 from views import routes
 from views.screens import clock_calls
 
-START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
-
 pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 class FakeNow:
     def __init__(self) -> None:
-        self.at = START
+        self.at = ROUND_START
 
     def __call__(self) -> datetime:
         return self.at
@@ -87,7 +85,7 @@ def tick(app) -> float | None:
 def started(disk, minutes: int | None = None) -> str:
     store = disk()
     event = store.current_event()
-    store.round_clock.start(event.id, 1, START, minutes)
+    store.round_clock.start(event.id, 1, ROUND_START, minutes)
     return event.id
 
 
@@ -100,7 +98,7 @@ def test_no_round_started_offers_to_start_one(apps, disk, fake_now) -> None:
     app.click(app.find(ft.FilledButton, text="1回戦を今すぐ開始"))
     store = disk()
     clock = store.round_clock.current(store.current_event().id)
-    assert clock is not None and clock.started_at == START + timedelta(seconds=5)
+    assert clock is not None and clock.started_at == ROUND_START + timedelta(seconds=5)
     assert digits(app) == "50:00"
     assert app.has_text("終了 13:50")
     assert app.page.data.ticker.running
@@ -311,7 +309,7 @@ def test_settings_length_start_correction_pause(apps, disk, fake_now) -> None:
     start = app.find(ft.TextField, label="開始時刻")
     assert start.value == "13:00:00"
     app.type(start, "13:05", submit=True)  # corrected
-    assert store.round_clock.round(event_id, 1).started_at == START + timedelta(minutes=5)
+    assert store.round_clock.round(event_id, 1).started_at == ROUND_START + timedelta(minutes=5)
     app.type(app.find(ft.TextField, label="開始時刻"), "あとで", submit=True)
     assert app.find(ft.TextField, label="開始時刻").error
     app.type(app.find(ft.TextField, label="長さ（分）"), "45", submit=True)

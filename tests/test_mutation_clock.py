@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from records_support import JST
+from records_support import JST, ROUND_START, at
 
 from records.clock import (
     DEFAULT_ROUND_MINUTES,
@@ -26,12 +26,6 @@ from records.clock import (
     warning_level,
 )
 from records.errors import InvalidInput
-
-START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
-
-
-def at(minutes: float) -> datetime:
-    return START + timedelta(minutes=minutes)
 
 
 def refused(call, *args: object) -> InvalidInput:
@@ -75,18 +69,18 @@ def test_marks_of_one_instant_read_resume_first_on_every_device() -> None:
     # pause runs, whichever order the marks arrived in and whatever their ids
     for first, second in (("a", "b"), ("b", "a")):
         marks = (PauseMark(first, "pause", at(10)), PauseMark(second, "resume", at(10)))
-        assert RoundClock(1, 50, START, marks).pauses() == ((at(10), None),)
-        assert RoundClock(1, 50, START, marks[::-1]).pauses() == ((at(10), None),)
+        assert RoundClock(1, 50, ROUND_START, marks).pauses() == ((at(10), None),)
+        assert RoundClock(1, 50, ROUND_START, marks[::-1]).pauses() == ((at(10), None),)
 
 
 def test_paused_from_the_pause_mark_to_just_before_the_resume() -> None:
     marks = (PauseMark("p", "pause", at(20)), PauseMark("r", "resume", at(27)))
-    clock = RoundClock(1, 50, START, marks)
+    clock = RoundClock(1, 50, ROUND_START, marks)
     assert not clock.paused_at(at(19.99))
     assert clock.paused_at(at(20))
     assert clock.paused_at(at(26.99))
     assert not clock.paused_at(at(27))
-    running = RoundClock(1, 50, START, marks[:1])
+    running = RoundClock(1, 50, ROUND_START, marks[:1])
     assert running.paused_at(at(500)) and not running.paused_at(at(19))
     assert RoundClock(1, 50, None, marks).pauses() == ()
     assert not RoundClock(1, 50, None, marks).paused_at(at(21))
@@ -98,7 +92,7 @@ def test_paused_time_counts_only_up_to_the_instant_asked_about() -> None:
         PauseMark("r1", "resume", at(12)),
         PauseMark("p2", "pause", at(30)),
     )
-    clock = RoundClock(1, 50, START, marks)
+    clock = RoundClock(1, 50, ROUND_START, marks)
     assert clock.paused_seconds(at(5)) == 0
     assert clock.paused_seconds(at(11)) == 60
     assert clock.paused_seconds(at(20)) == 120
@@ -113,7 +107,7 @@ def test_the_end_of_round_list_names_each_tables_records_and_extensions() -> Non
         Extension("x1", "5", 3, "rec-1", True, at(4)),
         Extension("x3", "5", 1, None, True, at(9)),  # by hand, no record
     )
-    clock = RoundClock(1, 50, START, extensions=calls)
+    clock = RoundClock(1, 50, ROUND_START, extensions=calls)
     (row,) = clock.tables(at(0))
     assert row.table == "5"
     assert row.minutes == 6
@@ -122,7 +116,7 @@ def test_the_end_of_round_list_names_each_tables_records_and_extensions() -> Non
     assert row.record_ids == ("rec-1", "rec-2")  # in the order they were given
     assert row.extension_ids == ("x1", "x2", "x3")  # created_at, then id
     assert clock.real_end(at(0)) == at(56)
-    assert RoundClock(1, 50, START).real_end(at(0)) == at(50)
+    assert RoundClock(1, 50, ROUND_START).real_end(at(0)) == at(50)
 
 
 def test_tables_are_ordered_by_their_end_then_numbers_before_names() -> None:
@@ -133,7 +127,7 @@ def test_tables_are_ordered_by_their_end_then_numbers_before_names() -> None:
         Extension("d", "20", 2, None, False, at(4)),
         Extension("e", "3", 1, None, False, at(5)),
     )
-    rows = RoundClock(1, 50, START, extensions=calls).tables(at(0))
+    rows = RoundClock(1, 50, ROUND_START, extensions=calls).tables(at(0))
     assert [r.table for r in rows] == ["3", "20", "100", "A", "B"]
 
 
@@ -209,7 +203,7 @@ def test_the_end_of_round_list_moves_on_with_a_running_pause() -> None:
     clock = RoundClock(
         1,
         50,
-        START,
+        ROUND_START,
         (PauseMark("p", "pause", at(20)),),
         (Extension("x", "7", 3, None, False, at(5)),),
     )
@@ -220,9 +214,9 @@ def test_the_end_of_round_list_moves_on_with_a_running_pause() -> None:
     assert later.ends_at == at(73)
     assert clock.real_end(at(40)) == at(73)
     marks = (*clock.marks, PauseMark("r", "resume", at(25)))
-    resumed = RoundClock(1, 50, START, marks, clock.extensions)
+    resumed = RoundClock(1, 50, ROUND_START, marks, clock.extensions)
     assert resumed.real_end(at(40)) == at(58)
-    assert RoundClock(1, 50, START, resumed.marks).real_end(at(40)) == at(55)
+    assert RoundClock(1, 50, ROUND_START, resumed.marks).real_end(at(40)) == at(55)
 
 
 def test_a_typed_time_with_an_offset_keeps_it() -> None:

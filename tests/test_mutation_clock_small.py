@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from records_support import JST, Clock, entry, open_store
+from records_support import JST, ROUND_START, Clock, at, entry, open_store
 
 from records.clock_rows import ClockData, clock_json, parse_clock
 from records.clock_tables import (
@@ -39,12 +39,6 @@ def test_a_clock_moment_is_stored_to_the_microsecond_and_read_back_the_same() ->
 
 # -- the round clock's rows: stored, versioned and merged ---------------------------------------
 
-START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
-
-
-def minutes_after(minutes: float) -> datetime:
-    return START + timedelta(minutes=minutes)
-
 
 def a_round_with_everything(store: LogStore) -> str:
     """An event whose clock has a row of every kind: its length, round 1 (started, paused,
@@ -53,9 +47,9 @@ def a_round_with_everything(store: LogStore) -> str:
     event = store.create_event("大会")
     clocks = store.round_clock
     clocks.set_default_minutes(event.id, 45)
-    clocks.start(event.id, 1, START)
-    clocks.pause(event.id, 1, minutes_after(5))
-    clocks.resume(event.id, 1, minutes_after(7))
+    clocks.start(event.id, 1, ROUND_START)
+    clocks.pause(event.id, 1, at(5))
+    clocks.resume(event.id, 1, at(7))
     judged = store.add_record(event.id, entry("山田", table="12"))
     clocks.extend(event.id, 1, "12", 3, record_id=judged.id)
     clocks.set_finished(event.id, 1, "12")
@@ -79,7 +73,7 @@ def test_a_log_from_before_clock_versions_gets_one_version_per_row_when_opened(
     """The versions of a log made before clock versions: each row without one gets one,
     stamped from its updated_at with no device (the same on every device); a row that has
     versions keeps exactly them; and the log's clock reads the same before and after."""
-    with open_store(regulation, tmp_path / "old", Clock(START)) as old:
+    with open_store(regulation, tmp_path / "old", Clock(ROUND_START)) as old:
         event_id = a_round_with_everything(old)
         rows = old.round_clock.rows(event_id)
         path = old.path
@@ -89,7 +83,7 @@ def test_a_log_from_before_clock_versions_gets_one_version_per_row_when_opened(
     with closing(sqlite3.connect(path)) as db, db:
         db.execute("DELETE FROM item_versions WHERE kind LIKE 'clock.%' AND kind != 'clock.event'")
         db.execute("DELETE FROM settings WHERE key = 'sync.clock_backfilled'")
-    with open_store(regulation, tmp_path / "old", Clock(minutes_after(60))) as reopened:
+    with open_store(regulation, tmp_path / "old", Clock(at(60))) as reopened:
         assert reopened.round_clock.rows(event_id) == rows
     backfilled = clock_versions(path)
     every_row: list[ClockRow] = [*rows.rounds, *rows.marks, *rows.extensions]
@@ -107,7 +101,7 @@ def test_a_log_from_before_clock_versions_gets_one_version_per_row_when_opened(
             )
             assert version[6] == event_id
     assert [v for v in backfilled if v[0] == "clock.event"] == kept
-    with open_store(regulation, tmp_path / "old", Clock(minutes_after(90))):
+    with open_store(regulation, tmp_path / "old", Clock(at(90))):
         pass
     assert clock_versions(path) == backfilled  # once: opening again adds nothing
 
@@ -119,8 +113,8 @@ def test_an_import_lands_every_clock_row_as_it_was_and_counts_each_once(
     not started), lands as it was; imported again after one row changed and one was added there,
     the clock says 1 added, 1 updated, the rest unchanged (its records are not clock rows)."""
     with (
-        open_store(regulation, tmp_path / "a", Clock(START)) as a,
-        open_store(regulation, tmp_path / "b", Clock(START)) as b,
+        open_store(regulation, tmp_path / "a", Clock(ROUND_START)) as a,
+        open_store(regulation, tmp_path / "b", Clock(ROUND_START)) as b,
     ):
         event_id = a_round_with_everything(a)
         a.add_record(event_id, entry("鈴木", table="3"))
@@ -145,14 +139,14 @@ def test_a_clock_without_versions_lands_whole_and_the_same_on_every_device(
     """A file from before the clock had versions, with a row of every kind (the event's length
     first among them): every row lands, and two devices that import it make the same versions
     (stamped from each row's updated_at, no device), so they merge with each other later."""
-    with open_store(regulation, tmp_path / "a", Clock(START)) as a:
+    with open_store(regulation, tmp_path / "a", Clock(ROUND_START)) as a:
         event_id = a_round_with_everything(a)
         rows = a.round_clock.rows(event_id)
         payload = event_export(a, event_id)[0]
     del payload["clock"]["versions"]
     made = []
     for device in ("b", "c"):
-        with open_store(regulation, tmp_path / device, Clock(minutes_after(30))) as store:
+        with open_store(regulation, tmp_path / device, Clock(at(30))) as store:
             report = store.merge(parse_export(json_bytes(payload), regulation))
             assert report.clock == (7, 0, 0)
             assert store.round_clock.rows(event_id) == rows
@@ -171,8 +165,8 @@ def test_an_older_clock_edit_from_elsewhere_loses_and_counts_as_unchanged(
     arrive, are kept as versions, lose, and count as unchanged, and the rows that sort after
     them (a new extension there) are still merged."""
     with (
-        open_store(regulation, tmp_path / "a", Clock(START)) as a,
-        open_store(regulation, tmp_path / "b", Clock(minutes_after(60))) as b,
+        open_store(regulation, tmp_path / "a", Clock(ROUND_START)) as a,
+        open_store(regulation, tmp_path / "b", Clock(at(60))) as b,
     ):
         event_id = a_round_with_everything(a)
         b.merge(parse_export(json_bytes(event_export(a, event_id)[0]), regulation))
@@ -195,12 +189,12 @@ def test_a_clock_row_stays_in_its_event_when_its_next_version_comes_under_anothe
     under b's event; c has it under a's event, since renamed. When b's later edit of it reaches
     c (b's event is new to c), the edit applies to the row where c has it: it never moves."""
     with (
-        open_store(regulation, tmp_path / "a", Clock(START)) as a,
-        open_store(regulation, tmp_path / "b", Clock(minutes_after(30))) as b,
-        open_store(regulation, tmp_path / "c", Clock(minutes_after(60))) as c,
+        open_store(regulation, tmp_path / "a", Clock(ROUND_START)) as a,
+        open_store(regulation, tmp_path / "b", Clock(at(30))) as b,
+        open_store(regulation, tmp_path / "c", Clock(at(60))) as c,
     ):
         event_a = a.create_event("大会").id
-        a.round_clock.start(event_a, 1, START)
+        a.round_clock.start(event_a, 1, ROUND_START)
         extension = a.round_clock.extend(event_a, 1, "8", 3)
         from_a = json_bytes(event_export(a, event_a)[0])
         event_b = b.create_event("大会").id

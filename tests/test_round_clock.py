@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from records_support import JST
+from records_support import JST, ROUND_START, at
 
 from records.clock import (
     Extension,
@@ -19,12 +19,6 @@ from records.clock import (
 )
 from records.errors import InvalidInput
 
-START = datetime(2026, 11, 28, 13, 0, tzinfo=JST)
-
-
-def at(minutes: float) -> datetime:
-    return START + timedelta(minutes=minutes)
-
 
 def extension(table: str, minutes: int, created: float, finished: bool = False) -> Extension:
     return Extension(f"e-{table}-{created}", table, minutes, None, finished, at(created))
@@ -37,7 +31,7 @@ def test_not_started_has_no_end() -> None:
 
 
 def test_start_gives_the_end_and_the_remaining_time_at_any_instant() -> None:
-    clock = RoundClock(1, 50, START)
+    clock = RoundClock(1, 50, ROUND_START)
     assert clock.ends_at(at(10)) == at(50)
     assert clock.remaining_seconds(at(0)) == 3000
     assert clock.remaining_seconds(at(49.5)) == 30
@@ -46,7 +40,7 @@ def test_start_gives_the_end_and_the_remaining_time_at_any_instant() -> None:
 
 def test_a_pause_stops_the_clock_and_moves_the_end() -> None:
     marks = (PauseMark("p", "pause", at(20)), PauseMark("r", "resume", at(27)))
-    clock = RoundClock(2, 50, START, marks)
+    clock = RoundClock(2, 50, ROUND_START, marks)
     assert clock.remaining_seconds(at(20)) == clock.remaining_seconds(at(26)) == 30 * 60
     assert clock.paused_at(at(21)) and not clock.paused_at(at(27))
     assert clock.paused_seconds(at(40)) == 7 * 60
@@ -54,7 +48,7 @@ def test_a_pause_stops_the_clock_and_moves_the_end() -> None:
 
 
 def test_a_running_pause_keeps_the_remaining_time_still() -> None:
-    clock = RoundClock(1, 50, START, (PauseMark("p", "pause", at(45)),))
+    clock = RoundClock(1, 50, ROUND_START, (PauseMark("p", "pause", at(45)),))
     assert clock.remaining_seconds(at(45)) == clock.remaining_seconds(at(90)) == 300
     assert clock.ends_at(at(90)) == at(95)
 
@@ -66,22 +60,22 @@ def test_marks_out_of_turn_are_ignored_the_same_way_on_every_device() -> None:
         PauseMark("c", "resume", at(15)),
         PauseMark("d", "resume", at(16)),  # and resumed too
     )
-    clock = RoundClock(1, 50, START, marks)
+    clock = RoundClock(1, 50, ROUND_START, marks)
     assert clock.pauses() == ((at(10), at(15)),)
     assert clock.ends_at(at(30)) == at(55)
-    assert RoundClock(1, 50, START, marks[::-1]).pauses() == clock.pauses()
+    assert RoundClock(1, 50, ROUND_START, marks[::-1]).pauses() == clock.pauses()
 
 
 def test_a_pause_before_the_start_counts_from_the_start() -> None:
     marks = (PauseMark("a", "pause", at(-5)), PauseMark("b", "resume", at(3)))
-    assert RoundClock(1, 50, START, marks).ends_at(at(10)) == at(53)
+    assert RoundClock(1, 50, ROUND_START, marks).ends_at(at(10)) == at(53)
 
 
 def test_extensions_of_one_table_add_up_and_the_list_is_sorted_by_end() -> None:
     clock = RoundClock(
         1,
         50,
-        START,
+        ROUND_START,
         extensions=(
             extension("12", 3, 5),
             extension("4", 5, 6, finished=True),
@@ -102,7 +96,7 @@ def test_tables_ending_together_are_in_table_order_numbers_first() -> None:
     clock = RoundClock(
         1,
         50,
-        START,
+        ROUND_START,
         extensions=(extension("10", 3, 1), extension("9", 3, 2), extension("A", 3, 3)),
     )
     assert [r.table for r in clock.tables(at(0))] == ["9", "10", "A"]
@@ -110,7 +104,7 @@ def test_tables_ending_together_are_in_table_order_numbers_first() -> None:
 
 def test_a_table_is_playing_again_when_given_more_time_after_it_finished() -> None:
     clock = RoundClock(
-        1, 50, START, extensions=(extension("7", 3, 1, finished=True), extension("7", 2, 40))
+        1, 50, ROUND_START, extensions=(extension("7", 3, 1, finished=True), extension("7", 2, 40))
     )
     (row,) = clock.tables(at(50))
     assert (row.minutes, row.finished) == (5, False)
@@ -126,7 +120,7 @@ def test_a_round_crossing_midnight() -> None:
 
 
 def test_a_device_that_changed_time_zone_since_the_start_shows_the_same_time() -> None:
-    clock = RoundClock(1, 50, START)  # started in Tokyo (+09:00)
+    clock = RoundClock(1, 50, ROUND_START)  # started in Tokyo (+09:00)
     manila = timezone(timedelta(hours=8))
     now_in_manila = datetime(2026, 11, 28, 12, 20, tzinfo=manila)  # 13:20 in Tokyo
     assert clock.remaining_seconds(now_in_manila) == 30 * 60
