@@ -1119,6 +1119,22 @@ def test_a_screen_the_app_opens_takes_the_focus_once_the_client_has_followed_it(
     assert name_field(app).autofocus is bool(size)
 
 
+def test_two_screens_opened_before_the_client_followed_the_first_the_second_is_focused(
+    apps, regulation: Regulation
+) -> None:
+    """A judge taps through two screens quickly: the client reports the first route while the
+    second's focus is held; that focus waits for the second's own route."""
+    app = apps(route=routes.CATEGORY.link("play"))
+    app.on_invoke("Page", "push_route", lambda *_: HOLD)
+    drew = regulation.infraction(DREW)
+    assert drew is not None
+    app.click(app.find(ft.ListTile, text=drew.title.ja))  # the infraction's page: no focus
+    app.click(app.find(text="この罰則を記録"))  # the form, before the client followed either
+    assert focus_calls(app) == []
+    app.answer_held()  # both routes reported, in turn
+    assert focus_calls(app) == [name_field(app)._i]
+
+
 def test_every_log_control_is_labelled(apps) -> None:
     app = apps()
     record_id = record(app, DREW, "山田太郎")

@@ -201,8 +201,9 @@ class Shell(ShellStart):
         path = self.table.parse(event.route).path
         if path in self._ahead:  # the app's own, shown already
             self._ahead.discard(path)
-            held, self._held_focus = self._held_focus, None
-            if held is not None and held[0] == path:
+            held = self._held_focus
+            if held is not None and held[0] == path:  # another's stays held for its own
+                self._held_focus = None
                 self._give_focus(held[1])
             ft.context.mark_update_called()  # nothing changed on the page since
             return
