@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import pytest
 from records_support import entry
+from service_support import another_host
 
 import records.cli_sync
 from main import parse_args
@@ -64,13 +65,8 @@ def device(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, regulation: Regulati
 @pytest.fixture
 def host(regulation: Regulation, tmp_path: Path) -> Iterator[tuple[LogStore, SyncStatus]]:
     """Another device hosting 県大会 on 127.0.0.1, in this process."""
-    store = LogStore.open(regulation, tmp_path / "host" / LOG)
-    service = SyncService.for_store(store)
-    service.set_judge("本部")
-    status = service.host(store.create_event("県大会").id, bind="127.0.0.1", port=0)
-    yield store, status
-    service.close()
-    store.close()
+    with another_host(regulation, tmp_path / "host") as host_device:
+        yield host_device
 
 
 def test_a_join_and_each_sync_say_what_was_sent_and_received(

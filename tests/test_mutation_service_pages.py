@@ -4,14 +4,13 @@ failure told once, leaving, the background loop, subscribers. Servers on 127.0.0
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from records_support import JST, entry
-from service_support import Device, two_devices
+from service_support import Device, hosted, two_devices, wait_for
 from sync_support import Proxy
 
 from records.errors import InvalidInput, LogError
@@ -27,22 +26,6 @@ AT = datetime(2026, 11, 28, 10, 0, tzinfo=JST)
 @pytest.fixture
 def devices(regulation: Regulation, tmp_path: Path) -> Iterator[list[Device]]:
     yield from two_devices(regulation, tmp_path)
-
-
-def hosted(device: Device) -> tuple[str, SyncStatus]:
-    event = device.store.create_event("県大会")
-    status = device.sync.host(event.id, bind="127.0.0.1", port=0)
-    assert status.code
-    return event.id, status
-
-
-def wait_for(condition: Callable[[], object], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def names(store: LogStore, event_id: str) -> list[str]:

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from service_support import another_host
 
 import main
 from records.store import LogStore
-from records.sync.service import SyncService, SyncStatus
+from records.sync.service import SyncStatus
 from regulation.model import Regulation
 
 
@@ -25,13 +26,9 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def host(regulation: Regulation, tmp_path: Path) -> Iterator[tuple[LogStore, SyncStatus]]:
-    store = LogStore.open(regulation, tmp_path / "host" / "log.sqlite3")
-    service = SyncService.for_store(store)
-    service.set_judge("本部")
-    status = service.host(store.create_event("県大会").id, bind="127.0.0.1", port=0)
-    yield store, status
-    service.close()
-    store.close()
+    """Another device hosting 県大会 on 127.0.0.1, in this process."""
+    with another_host(regulation, tmp_path / "host") as host_device:
+        yield host_device
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -4,53 +4,24 @@ leave, the event's settings shared, offline records moved into the shared event.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from records_support import JST, entry
+from service_support import Device, hosted, wait_for
+from service_support import devices as service_devices
 
 from records.errors import InvalidInput
 from records.model import Round
-from records.store import LogStore
-from records.sync.service import SyncService, SyncStatus
+from records.sync.service import SyncStatus
 from regulation.model import Regulation
-
-
-class Device:
-    def __init__(self, regulation: Regulation, folder: Path, judge: str) -> None:
-        self.store = LogStore.open(regulation, folder / "log.sqlite3")
-        self.sync = SyncService.for_store(self.store)
-        self.sync.set_judge(judge)
-
-    def close(self) -> None:
-        self.sync.close()
-        self.store.close()
 
 
 @pytest.fixture
 def devices(regulation: Regulation, tmp_path: Path) -> Iterator[list[Device]]:
-    made = [Device(regulation, tmp_path / name, name) for name in ("佐藤", "鈴木", "田中")]
-    yield made
-    for device in made:
-        device.close()
-
-
-def hosted(host: Device) -> tuple[str, SyncStatus]:
-    event = host.store.create_event("県大会")
-    status = host.sync.host(event.id, bind="127.0.0.1", port=0)
-    return event.id, status
-
-
-def wait_for(condition, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
+    yield from service_devices(regulation, tmp_path, ("佐藤", "鈴木", "田中"))
 
 
 def test_the_status_of_a_host_and_of_a_joined_device(devices: list[Device]) -> None:
@@ -118,7 +89,7 @@ def test_a_save_reaches_the_host_soon_in_the_background(devices: list[Device]) -
     host.store.add_save_listener(arrived.set)
     record = joiner.store.add_record(event_id, entry("山田"))
     assert arrived.wait(5.0)
-    assert wait_for(lambda: host.store.record(record.id) is not None)
+    assert wait_for(lambda: host.store.record(record.id) is not None, timeout=5.0)
 
 
 def test_a_new_code_shuts_out_the_old_one_and_a_judge_rejoins(devices: list[Device]) -> None:
