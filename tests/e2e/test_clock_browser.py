@@ -103,12 +103,7 @@ def test_a_judge_call_becomes_an_extension_on_the_end_of_round_list(
     with LogStore.open(regulation, log_path()) as store:
         rows = store.round_clock.round(event_id, number).tables(datetime.now().astimezone())
     assert [(r.table, r.minutes) for r in rows] == [(table, 1)]
-    app.wait_gone(
-        app.page.get_by_role(
-            "group", name=text(S.CLOCK_EXTENSION_ADDED, lang, table=table, minutes=1)
-        ),
-        10_000,
-    )
+    # The "extension added" note may still show (4 s): the screen is checked with it on top.
     assert_laid_out(app, "the clock with a table on extra time")
     app.screenshot(f"{lang}-clock")
 
