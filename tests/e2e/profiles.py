@@ -4,7 +4,9 @@ caches were filled by an earlier start against the same app server, and that hol
 A fresh (incognito) context fetches the Flutter client again and compiles its 8.5 MB
 `main.dart.wasm`, and SwiftShader compiles its shaders again: about 4.5 s of CPU per start here,
 the largest single part of the browser tests. A Chromium started on a profile whose caches are
-warm spends about 1.8 s, its own launch included (bench/bench_e2e_boot.py, way `warm`).
+warm spends about 1.8 s by bench/bench_e2e_boot.py (way `warm`), whose count of the process tree may
+miss a Chromium that has exited: counted for the whole machine (/proc/stat), a warm start cost
+more than a fresh context (docs/testing.md, 2026-12-02).
 
 Isolation is kept whole: every page gets a new browser process on a new copy of the template,
 and the copy holds only cache folders (CACHES, a list of what to keep, not of what to drop), so
@@ -13,7 +15,8 @@ checks that. A template belongs to one server process (its URL and process id), 
 files never stand in for another's (e.g. the app served without its bundled font on a port an
 earlier server had).
 
-On by default (PENALTY_GUIDE_E2E_WARM=0 turns it off; docs/testing.md has the figures).
+Off by default (PENALTY_GUIDE_E2E_WARM=1 turns it on): on a quiet machine the Chromium launched for
+every page cost more than the compiling it saved (docs/testing.md has the figures).
 Nothing here knows pytest; conftest.py's `open_app` uses it.
 """
 
