@@ -80,12 +80,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
-# A browser test that runs this long is stuck, not slow (the slowest take about 70 s on a
-# loaded machine): once, in a fresh-clone CI run, a page's renderer spun at 100 % CPU for
-# eight minutes, and Playwright's `evaluate`, which has no timeout, waited on it. The
-# watchdog kills this worker's renderers then: the test fails (its page is gone) and is
-# tried again like any failed browser test, instead of the run hanging.
-STUCK_TEST_S = float(os.environ.get("PENALTY_GUIDE_STUCK_TEST_S", "300"))
+# A browser test that runs this long is stuck, not slow (the slowest take about 35 s on a
+# quiet machine, about 70 s on a loaded one): once, in a fresh-clone CI run, a page's renderer
+# spun at 100 % CPU for eight minutes, and Playwright's `evaluate`, which has no timeout,
+# waited on it. The watchdog kills this worker's renderers then: the test fails (its page is
+# gone) and is tried again like any failed browser test, instead of the run hanging. It was
+# 300 s until a fresh clone's page hung in the teardown of its failed test (2026-12-02: the
+# call 48 s, the teardown 252 s, no failure screenshot written) in a 569 s run.
+STUCK_TEST_S = float(os.environ.get("PENALTY_GUIDE_STUCK_TEST_S", "150"))
 
 
 def _renderers_under(root: int) -> list[int]:
