@@ -195,12 +195,13 @@ def app_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ap
         pytest.fail(f"the app server logged a Python error:\n{server.log()}", pytrace=False)
 
 
-# Each page in a fresh incognito context of the worker's one Chromium; with
-# PENALTY_GUIDE_E2E_WARM=1, in a Chromium of its own on warm disk caches (profiles.py). Off: on
-# a quiet machine a Chromium launched per page cost more than the compiling its caches save
-# (the same browser test files in one worker, in turn: 119-120 s of CPU cold against 128-133 s
-# warm, 104 s of wall time against 109-111 s; docs/testing.md, 2026-12-02).
-WARM_PROFILES = os.environ.get("PENALTY_GUIDE_E2E_WARM", "0").strip() == "1"
+# Each page in a Chromium of its own on warm disk caches (profiles.py); with
+# PENALTY_GUIDE_E2E_WARM=0, in a fresh incognito context of the worker's one Chromium. Fresh
+# contexts cost less CPU on a quiet machine (the same browser test files in one worker, in
+# turn: 119-120 s against 128-133 s), but both fresh clones run with them lost a worker to a
+# hung page (252 s in one, 150 s in the other), where the fresh clone with warm profiles before
+# them had none (docs/testing.md, 2026-12-02). Why the pages hung is not known.
+WARM_PROFILES = os.environ.get("PENALTY_GUIDE_E2E_WARM", "1").strip() != "0"
 
 
 @pytest.fixture(scope="package")
@@ -247,9 +248,9 @@ def open_app(
     warm_profiles: WarmProfiles,
     servers: Callable[..., AppServer],
 ) -> Iterator[OpenApp]:
-    """Opens the app in a fresh browser context, or with PENALTY_GUIDE_E2E_WARM=1 (unless
-    `warm=False`) in a Chromium of its own on warm disk caches (profiles.py); either way with
-    its own storage, own locale, own window size:
+    """Opens the app in a Chromium of its own on warm disk caches (profiles.py), or with
+    PENALTY_GUIDE_E2E_WARM=0 (or `warm=False`) in a fresh browser context; either way with its
+    own storage, own locale, own window size:
 
         app = open_app("phone", "ja-JP", "/infractions/drew-extra-cards")
         big = open_app("desktop", "en-US", "/log", settings={"text_scale": "1.75"})
