@@ -16,8 +16,7 @@ files never stand in for another's (e.g. the app served without its bundled font
 earlier server had).
 
 On by default (PENALTY_GUIDE_E2E_WARM=0 turns it off). On a quiet machine the Chromium launched for
-every page cost more CPU than the compiling it saved, but the fresh clones run without it lost
-a worker to a hung page (docs/testing.md has the figures).
+every page cost more CPU than the compiling it saved (docs/testing.md has the figures).
 Nothing here knows pytest; conftest.py's `open_app` uses it.
 """
 
