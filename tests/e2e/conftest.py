@@ -198,8 +198,9 @@ def app_server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ap
 # Each page in a Chromium of its own on warm disk caches (profiles.py); with
 # PENALTY_GUIDE_E2E_WARM=0, in a fresh incognito context of the worker's one Chromium. Fresh
 # contexts cost less CPU on a quiet machine (the same browser test files in one worker, in
-# turn: 119-120 s against 128-133 s); pages hung in fresh clones either way (two of two with
-# fresh contexts, one of three warm; docs/testing.md, 2026-12-02). Why pages hang is not known.
+# turn: 119-120 s against 128-133 s), but pages hung in fresh clones either way (two of two
+# with fresh contexts, one of five warm; docs/testing.md, 2026-12-02), and a hang costs a
+# worker 150 s: warm stays, as it was. Why pages hang is not known.
 WARM_PROFILES = os.environ.get("PENALTY_GUIDE_E2E_WARM", "1").strip() != "0"
 
 
