@@ -10,10 +10,8 @@ views/device.py. The entry point (the data, then a shell per session) is views/a
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Callable
 
 import flet as ft
 
@@ -27,6 +25,7 @@ from .context import Actions, Context, Screen
 from .device import Services
 from .pages import Pages
 from .routes import History, Route
+from .screen_focus import ScreenFocus
 from .screens import SCREEN_TABLE, ScreenTable
 from .shell_start import ShellStart
 from .state import KEY_BOOKMARKS, KEY_LANGUAGE, KEY_RECENT, KEY_TEXT_SCALE, KEY_THEME
@@ -34,16 +33,6 @@ from .sync_link import REDRAWN_ON_PULL
 from .theme import apply_theme
 from .ticker import Tick, Ticker
 from .widgets import snack_bar
-
-# A screen the app opens is shown before the client has followed its address (`navigate`), and
-# with the accessibility tree on (a screen reader, the browser tests) Flutter's web engine, once it
-# takes the route change, moves the focus about 0.2 s later. A field focused before that lost it,
-# and giving it back left one that showed the cursor while the judge's typing never reached the
-# app (name "empty" at Save: 6 of 16 tries in tests/e2e, 2026-12-02). So a screen opened that way
-# gets its focus only once the client has reported its route (`_on_route_change`). That is still
-# too early for the engine: the search box, focused so, lost it in 3 of 5 tries, and held it in
-# 5 of 5 when sent 0.5 s later (docs/testing.md, the eighth round); not mended yet.
-
 
 LOCALES = {
     language: ft.LocaleConfiguration(
@@ -73,9 +62,12 @@ class Shell(ShellStart):
         self._asked: set[str] = set()
         self._ahead: set[str] = set()  # shown before the client reported the route change
         self.pages = Pages(table)  # the views for the history
-        self._focused_path: str | None = None  # the route it was last given for
-        # A focus held back until the client reports this route (see above): (path, focus).
-        self._held_focus: tuple[str, Callable[[], Coroutine[Any, Any, None]]] | None = None
+        # The keyboard's focus when a screen opens, and when it is given (views/screen_focus.py).
+        self.screen_focus = ScreenFocus(
+            self._spawn,
+            is_wide=lambda: self.state.wide,
+            clock=lambda: self._loop.time(),
+        )
 
     def _show_first(self) -> None:
         page = self.page
@@ -203,10 +195,7 @@ class Shell(ShellStart):
         path = self.table.parse(event.route).path
         if path in self._ahead:  # the app's own, shown already
             self._ahead.discard(path)
-            held = self._held_focus
-            if held is not None and held[0] == path:  # another's stays held for its own
-                self._held_focus = None
-                self._give_focus(held[1])
+            self.screen_focus.route_reported(path)
             ft.context.mark_update_called()  # nothing changed on the page since
             return
         self.browser.moved(path)
@@ -293,12 +282,8 @@ class Shell(ShellStart):
         views = self.pages.views(self.context, stack, self._version, keep_list=navigated)
         top = self.pages.top
         target = top.focus if top else None
-        if isinstance(target, ft.TextField) and stack[-1].path != self._focused_path:
-            # On a wide window, taken by the client as it builds the field: the focus() sent
-            # after it (still needed when another field of the page has the focus: the list
-            # pane's search box) alone raced the judge's first keys on the one-view page
-            # (views/wide.py). Never for a screen whose route change is still to come (above).
-            target.autofocus = self.state.wide and stack[-1].path not in self._ahead
+        path = stack[-1].path
+        self.screen_focus.prepare(path, target, ahead=path in self._ahead)
         changed = self.pages.changed
         same = [id(v) for v in views] == [id(v) for v in self.page.views]
         if changed is not None and same and self._sent and (title, locale) == self._page_look():
@@ -312,36 +297,12 @@ class Shell(ShellStart):
                 self.page.update()
         self._top_tick = top.tick if top else None
         self.ticker.follow(self._top_tick)
-        self._focus_new_screen(stack[-1].path, target)
+        self.screen_focus.shown(path, target, ahead=path in self._ahead)
         if self.pages.stale(self._version):
             self._spawn(self._refresh_views_below(list(stack)))
 
     def _page_look(self) -> tuple[str | None, ft.LocaleConfiguration | None]:
         return self.page.title, self.page.locale_configuration
-
-    def _focus_new_screen(self, path: str, target: ft.Control | None) -> None:
-        """Gives the focus to the control the top screen asks for (`Screen.focus`), once per
-        opening of a route: a redraw of the same screen leaves the judge's cursor alone. A
-        screen the client has not yet followed gets it when the client reports its route."""
-        if path == self._focused_path:
-            return
-        self._focused_path = path
-        self._held_focus = None
-        focus = getattr(target, "focus", None)
-        if focus is None:
-            return
-        if path in self._ahead:
-            self._held_focus = (path, focus)
-        else:
-            self._give_focus(focus)
-
-    def _give_focus(self, focus: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        async def give_focus() -> None:
-            # A tab gone meanwhile: the focus is a convenience, not data.
-            with contextlib.suppress(Exception):
-                await focus()
-
-        self._spawn(give_focus())
 
     async def _refresh_views_below(self, stack: list[Route]) -> None:
         if stack != self.history.stack:

@@ -1,0 +1,141 @@
+"""The field a screen opens with keeps the judge's typing: on a phone, the blur that Flutter's web
+engine gives it just after the app gave it the focus is answered once, a moment later
+(views/screen_focus.py). The browser shows the fault itself (tests/e2e/test_browser.py, the
+search on a phone typed without a tap); these follow the app's side over the fake client."""
+
+from __future__ import annotations
+
+import asyncio
+
+import flet as ft
+import pytest
+
+from views import routes
+from views.screen_focus import AGAIN_S, KEEP_S, ScreenFocus
+
+try:
+    from flet_harness import HOLD, FakeApp
+except ImportError:  # tests/ as a package
+    from tests.flet_harness import HOLD, FakeApp
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+DREW = "drew-extra-cards"
+
+pytestmark = pytest.mark.usefixtures("data_dir")
+
+
+def focus_calls(app: FakeApp) -> list[int]:
+    return [i.control_id for i in app.invocations if i.name == "focus"]
+
+
+def search_box(app: FakeApp) -> ft.TextField:
+    return app.find(ft.TextField, label="検索")
+
+
+def tap_tab(app: FakeApp, label: str) -> None:
+    """A phone's bottom-bar destination tapped; the client follows the address."""
+    app.click(next(d for d in app.find(ft.NavigationBar).destinations if d.label == label))
+    app.answer_held()
+
+
+def open_search(app: FakeApp) -> ft.TextField:
+    """The Search tab tapped on a phone, with its answer: the box's focus."""
+    app.on_invoke("Page", "push_route", lambda *_: HOLD)
+    tap_tab(app, "検索")
+    box = search_box(app)
+    assert focus_calls(app) == [box._i]
+    return box
+
+
+def pass_time(app: FakeApp, seconds: float) -> None:
+    """The app's clock moved on by `seconds`, the app idle meanwhile."""
+    app.loop.call_soon_threadsafe(app.loop.call_later, seconds, lambda: None)
+    app.settle(timers_within=seconds + 0.01)
+
+
+def test_on_a_phone_the_engines_blur_is_answered_once_a_moment_later(apps) -> None:
+    app = apps(**PHONE)
+    box = open_search(app)
+    app.blur(box)  # the engine's, some 0.1 s after the focus
+    app.settle()
+    assert focus_calls(app) == [box._i], "not at once: given back at once, it did not hold"
+    app.settle(timers_within=AGAIN_S)
+    assert focus_calls(app) == [box._i, box._i]
+    app.blur(box)  # a second blur is the judge's own
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == [box._i, box._i]
+
+
+def test_the_record_forms_name_is_kept_the_same_way(apps) -> None:
+    app = apps(**PHONE, route=routes.INFRACTION.link(DREW))
+    app.on_invoke("Page", "push_route", lambda *_: HOLD)
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
+    app.answer_held()
+    name = app.find(ft.TextField, label="プレイヤー名")
+    app.blur(name)
+    app.settle(timers_within=AGAIN_S)
+    assert focus_calls(app) == [name._i, name._i]
+
+
+def test_a_blur_after_the_moment_is_the_judges(apps) -> None:
+    app = apps(**PHONE)
+    box = open_search(app)
+    pass_time(app, KEEP_S + 0.1)
+    app.blur(box)
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == [box._i]
+
+
+def test_a_screen_left_before_the_moment_is_not_focused_again(apps) -> None:
+    app = apps(**PHONE)
+    box = open_search(app)
+    app.blur(box)
+    tap_tab(app, "記録")
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == [box._i]
+
+
+def test_on_a_wide_window_a_blur_is_left_alone(apps) -> None:
+    """One view, no route sliding in: the focus held there, and a quick click elsewhere is the
+    judge's."""
+    app = apps(**DESKTOP, route=routes.INFRACTION.link(DREW))
+    app.on_invoke("Page", "push_route", lambda *_: HOLD)
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
+    app.answer_held()
+    name = app.find(ft.TextField, label="プレイヤー名")
+    assert focus_calls(app) == [name._i]
+    app.blur(name)
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == [name._i]
+
+
+def test_a_fields_own_blur_handler_still_runs_and_is_wrapped_once() -> None:
+    seen: list[str] = []
+
+    async def own_async(_: object) -> None:
+        seen.append("async")
+
+    keeper = ScreenFocus(lambda work: work.close(), lambda: False, lambda: 0.0)
+    for own, said in ((lambda _: seen.append("own"), "own"), (own_async, "async")):
+        seen.clear()
+        field = ft.TextField(on_blur=own)
+        keeper.prepare("/search", field, ahead=True)
+        wrapped = field.on_blur
+        keeper.prepare("/search", field, ahead=True)  # a redraw before it was shown
+        assert field.on_blur is wrapped
+        asyncio.run(wrapped(None))  # type: ignore[misc]
+        assert seen == [said]
+        assert field.autofocus is False  # a screen the app opens: never autofocused
+
+
+def test_a_redraw_of_the_same_screen_leaves_the_judges_cursor_alone(apps) -> None:
+    """A form opened by its address on a desktop is autofocused; the language switched on it
+    draws it again, and its field, made anew, must not take the focus back from the button."""
+    app = apps(**DESKTOP, route=routes.LOG_NEW.link(infraction=DREW))
+    assert app.find(ft.TextField, label="プレイヤー名").autofocus is True
+    calls = len(focus_calls(app))
+    app.click(app.find(ft.TextButton, tooltip="言語を切り替え"))
+    name = app.find(ft.TextField, label="Player name")
+    assert name.autofocus is False
+    assert len(focus_calls(app)) == calls
