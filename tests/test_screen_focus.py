@@ -6,6 +6,8 @@ search on a phone typed without a tap); these follow the app's side over the fak
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from typing import Any
 
 import flet as ft
 import pytest
@@ -40,11 +42,12 @@ def tap_tab(app: FakeApp, label: str) -> None:
 
 
 def open_search(app: FakeApp) -> ft.TextField:
-    """The Search tab tapped on a phone, with its answer: the box's focus."""
+    """The Search tab tapped on a phone, with its answer: the box's focus, taken."""
     app.on_invoke("Page", "push_route", lambda *_: HOLD)
     tap_tab(app, "検索")
     box = search_box(app)
     assert focus_calls(app) == [box._i]
+    app.focus(box)
     return box
 
 
@@ -73,9 +76,61 @@ def test_the_record_forms_name_is_kept_the_same_way(apps) -> None:
     app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
     app.answer_held()
     name = app.find(ft.TextField, label="プレイヤー名")
+    app.focus(name)
     app.blur(name)
     app.settle(timers_within=AGAIN_S)
     assert focus_calls(app) == [name._i, name._i]
+
+
+def test_the_moment_counts_from_when_the_field_took_the_focus(apps) -> None:
+    """A slow client: the focus taken a while after it was given, then the engine's blur."""
+    app = apps(**PHONE)
+    app.on_invoke("Page", "push_route", lambda *_: HOLD)
+    tap_tab(app, "検索")
+    box = search_box(app)
+    pass_time(app, KEEP_S + 0.1)  # the focus given, still on its way
+    app.blur(box)  # a blur before the field took the focus is not the one that follows it
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == [box._i]
+    app.focus(box)
+    app.blur(box)
+    app.settle(timers_within=AGAIN_S)
+    assert focus_calls(app) == [box._i, box._i]
+
+
+def test_only_the_blur_of_the_field_given_the_focus_is_answered() -> None:
+    """Search, a result, "record this penalty": the search box the judge came from may tell of
+    its blur after the name field took the focus; the name field's own blur is the one
+    answered. (The fake client refuses events of a field no longer on top: ScreenFocus alone.)"""
+    spawned: list[str] = []
+
+    def spawn(work: Coroutine[Any, Any, None]) -> None:
+        spawned.append(work.__qualname__)
+        work.close()
+
+    now = [0.0]
+    keeper = ScreenFocus(spawn, lambda: False, lambda: now[0])
+    box, name = ft.TextField(), ft.TextField()
+    keeper.prepare("/search", box, ahead=False)
+    keeper.shown("/search", box, ahead=False)
+    keeper.prepare("/log/new", name, ahead=True)
+    keeper.shown("/log/new", name, ahead=True)
+    keeper.route_reported("/log/new")
+    assert spawned == ["_focus", "_focus"]
+    asyncio.run(name.on_focus(None))  # type: ignore[misc]
+    asyncio.run(box.on_blur(None))  # type: ignore[misc]
+    assert spawned == ["_focus", "_focus"]
+    asyncio.run(name.on_blur(None))  # type: ignore[misc]
+    assert spawned == ["_focus", "_focus", "ScreenFocus._on_blur.<locals>.again"]
+    # Nor does its focus restart the moment of the field given the focus.
+    keeper.prepare("/search", box, ahead=True)
+    keeper.shown("/search", box, ahead=True)
+    keeper.route_reported("/search")
+    asyncio.run(box.on_focus(None))  # type: ignore[misc]
+    now[0] = KEEP_S
+    asyncio.run(name.on_focus(None))  # type: ignore[misc]
+    asyncio.run(box.on_blur(None))  # type: ignore[misc]
+    assert spawned[3:] == ["_focus"]
 
 
 def test_a_blur_after_the_moment_is_the_judges(apps) -> None:
@@ -105,12 +160,13 @@ def test_on_a_wide_window_a_blur_is_left_alone(apps) -> None:
     app.answer_held()
     name = app.find(ft.TextField, label="プレイヤー名")
     assert focus_calls(app) == [name._i]
+    app.focus(name)
     app.blur(name)
     app.settle(timers_within=AGAIN_S * 2)
     assert focus_calls(app) == [name._i]
 
 
-def test_a_fields_own_blur_handler_still_runs_and_is_wrapped_once() -> None:
+def test_a_fields_own_focus_and_blur_handlers_still_run_and_are_wrapped_once() -> None:
     seen: list[str] = []
 
     async def own_async(_: object) -> None:
@@ -118,14 +174,15 @@ def test_a_fields_own_blur_handler_still_runs_and_is_wrapped_once() -> None:
 
     keeper = ScreenFocus(lambda work: work.close(), lambda: False, lambda: 0.0)
     for own, said in ((lambda _: seen.append("own"), "own"), (own_async, "async")):
-        seen.clear()
-        field = ft.TextField(on_blur=own)
+        field = ft.TextField(on_focus=own, on_blur=own)
         keeper.prepare("/search", field, ahead=True)
-        wrapped = field.on_blur
+        wrapped = field.on_focus, field.on_blur
         keeper.prepare("/search", field, ahead=True)  # a redraw before it was shown
-        assert field.on_blur is wrapped
-        asyncio.run(wrapped(None))  # type: ignore[misc]
-        assert seen == [said]
+        assert (field.on_focus, field.on_blur) == wrapped
+        for handler in wrapped:
+            seen.clear()
+            asyncio.run(handler(None))  # type: ignore[misc]
+            assert seen == [said]
         assert field.autofocus is False  # a screen the app opens: never autofocused
 
 

@@ -15,9 +15,9 @@ tests) Flutter's web engine moves the focus itself when it takes a route change:
   again at once, it fared no better (2 of 6: the app told of a focus the browser did not have);
   given again a moment later, it held: 5 of 6 after 0.03 s, 8 of 8 after 0.1 s and after 0.3 s,
   8 of 8 after 0.3 s with both cores of the machine busy. So on a narrow window a blur that
-  soon after the focus was given is taken for the engine's and answered once, `AGAIN_S` later.
-  A wide window is one view (views/wide.py): no route slides in, and the focus held in 4 of 4
-  tries; there a quick click elsewhere must not be undone.
+  soon after the field took the focus the app gave it (60-90 ms here) is taken for the engine's
+  and answered once, `AGAIN_S` later. A wide window is one view (views/wide.py): no route slides
+  in, and the focus held in 4 of 4 tries; there a quick click elsewhere must not be undone.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from typing import Any
 
 import flet as ft
 
-KEEP_S = 1.0  # a blur sooner than this after the focus was given is the engine's, not a judge's
+# A blur sooner than this after the field took the focus the app gave it is the engine's (it came
+# 60-90 ms after): a judge has not yet tapped anything else on a screen that has just slid in.
+KEEP_S = 0.5
 AGAIN_S = 0.3  # the engine's blur answered this much later (0.1 s held in 8 of 8 tries)
 
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
@@ -50,9 +52,10 @@ class ScreenFocus:
         self._clock = clock
         self._path: str | None = None  # the route the focus was last given (or held) for
         self._held: tuple[str, ft.Control] | None = None  # until the client reports its route
-        # The control given the focus last, its route, and when (the loop's clock): a blur
-        # before `KEEP_S` has passed is answered once.
-        self._given: tuple[ft.Control, str, float] | None = None
+        # The control given the focus last and its route, until a blur of it is answered; and
+        # when (the loop's clock) it took that focus.
+        self._given: tuple[ft.Control, str] | None = None
+        self._took_at: float | None = None
 
     def is_new(self, path: str) -> bool:
         """Whether `path` has not had its focus yet: a redraw of the same screen leaves the
@@ -63,23 +66,28 @@ class ScreenFocus:
         """Before the screen of `path` goes out: on a wide window its field is autofocused, taken
         by the client as it builds the field (the focus() sent after it alone raced the judge's
         first keys on the one-view page), never for a screen whose route change is still to come
-        (`ahead`); and the field's blurs are watched (`_on_blur`)."""
+        (`ahead`); and the field's focus and blurs are followed (`_on_focus`, `_on_blur`)."""
         if not isinstance(target, ft.TextField) or not self.is_new(path):
             return
         target.autofocus = self._is_wide() and not ahead
-        own = target.on_blur
-        if getattr(own, "watched_by", None) is self:
-            return  # a kept view's field, watched since it was first shown
+        self._follow(target, "on_focus", self._on_focus)
+        self._follow(target, "on_blur", self._on_blur)
 
-        async def on_blur(event: ft.Event[ft.TextField]) -> None:
+    def _follow(self, field: ft.TextField, event: str, then: Callable[[ft.Control], None]) -> None:
+        """Calls `then(field)` after the field's own handler of `event`, if it has one."""
+        own = getattr(field, event)
+        if getattr(own, "followed_by", None) is self:
+            return  # a kept view's field, followed since it was first shown
+
+        async def handler(e: ft.Event[ft.TextField]) -> None:
             if own is not None:
-                result = own(event)  # type: ignore[call-arg]
+                result = own(e)
                 if inspect.isawaitable(result):
                     await result
-            self._on_blur()
+            then(field)
 
-        on_blur.watched_by = self  # type: ignore[attr-defined]
-        target.on_blur = on_blur
+        handler.followed_by = self  # type: ignore[attr-defined]
+        setattr(field, event, handler)
 
     def shown(self, path: str, target: ft.Control | None, *, ahead: bool) -> None:
         """The screen of `path` is on its way to the client: its focus is given now, or held
@@ -104,17 +112,21 @@ class ScreenFocus:
             self._give(*held)
 
     def _give(self, path: str, target: ft.Control) -> None:
-        self._given = (target, path, self._clock())
+        self._given, self._took_at = (target, path), None
         self._spawn(_focus(target))
 
-    def _on_blur(self) -> None:
-        given = self._given
-        if given is None or self._is_wide():
+    def _on_focus(self, field: ft.Control) -> None:
+        if self._given is not None and self._given[0] is field:
+            self._took_at = self._clock()
+
+    def _on_blur(self, field: ft.Control) -> None:
+        given, took_at = self._given, self._took_at
+        if given is None or given[0] is not field or took_at is None or self._is_wide():
             return
-        target, path, at = given
-        if self._clock() - at >= KEEP_S:
+        if self._clock() - took_at >= KEEP_S:
             return
         self._given = None  # once: a second blur is the judge's
+        target, path = given
 
         async def again() -> None:
             await asyncio.sleep(AGAIN_S)
