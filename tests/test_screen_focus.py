@@ -65,7 +65,8 @@ def test_on_a_phone_the_engines_blur_is_answered_once_a_moment_later(apps) -> No
     assert focus_calls(app) == [box._i], "not at once: given back at once, it did not hold"
     app.settle(timers_within=AGAIN_S)
     assert focus_calls(app) == [box._i, box._i]
-    app.blur(box)  # a second blur is the judge's own
+    app.focus(box)
+    app.blur(box)  # a second blur, however soon, is the judge's own
     app.settle(timers_within=AGAIN_S * 2)
     assert focus_calls(app) == [box._i, box._i]
 
@@ -111,8 +112,9 @@ def test_only_the_blur_of_the_field_given_the_focus_is_answered() -> None:
     now = [0.0]
     keeper = ScreenFocus(spawn, lambda: False, lambda: now[0])
     box, name = ft.TextField(), ft.TextField()
-    keeper.prepare("/search", box, ahead=False)
-    keeper.shown("/search", box, ahead=False)
+    keeper.prepare("/search", box, ahead=True)
+    keeper.shown("/search", box, ahead=True)
+    keeper.route_reported("/search")
     keeper.prepare("/log/new", name, ahead=True)
     keeper.shown("/log/new", name, ahead=True)
     keeper.route_reported("/log/new")
@@ -131,6 +133,16 @@ def test_only_the_blur_of_the_field_given_the_focus_is_answered() -> None:
     asyncio.run(name.on_focus(None))  # type: ignore[misc]
     asyncio.run(box.on_blur(None))  # type: ignore[misc]
     assert spawned[3:] == ["_focus"]
+    # Each giving waits for its own focus event: the time an earlier one was taken is forgotten.
+    now[0] = 0.0
+    asyncio.run(box.on_focus(None))  # type: ignore[misc]
+    keeper.prepare("/log/new", name, ahead=True)
+    keeper.shown("/log/new", name, ahead=True)
+    keeper.prepare("/search", box, ahead=True)
+    keeper.shown("/search", box, ahead=True)
+    keeper.route_reported("/search")  # given again, its focus still on its way
+    asyncio.run(box.on_blur(None))  # type: ignore[misc]
+    assert spawned[4:] == ["_focus"]
 
 
 def test_a_blur_after_the_moment_is_the_judges(apps) -> None:
@@ -149,6 +161,18 @@ def test_a_screen_left_before_the_moment_is_not_focused_again(apps) -> None:
     tap_tab(app, "記録")
     app.settle(timers_within=AGAIN_S * 2)
     assert focus_calls(app) == [box._i]
+
+
+def test_a_screen_opened_by_its_address_is_left_to_the_judge(apps) -> None:
+    """No route slides in (a start, a reload, a typed address): a quick tap on the player's ID,
+    or a Tab, is the judge's (tests/e2e/test_keyboard_browser.py taps it at once)."""
+    app = apps(**PHONE, route=routes.LOG_NEW.link(infraction=DREW))
+    name = app.find(ft.TextField, label="プレイヤー名")
+    assert focus_calls(app) == [name._i]
+    app.focus(name)
+    app.blur(name)
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == [name._i]
 
 
 def test_on_a_wide_window_a_blur_is_left_alone(apps) -> None:

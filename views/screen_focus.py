@@ -14,10 +14,12 @@ tests) Flutter's web engine moves the focus itself when it takes a route change:
   was left on nothing, and typing went nowhere (the search box kept it in 2 of 17 tries). Given
   again at once, it fared no better (2 of 6: the app told of a focus the browser did not have);
   given again a moment later, it held: 5 of 6 after 0.03 s, 8 of 8 after 0.1 s and after 0.3 s,
-  8 of 8 after 0.3 s with both cores of the machine busy. So on a narrow window a blur that
-  soon after the field took the focus the app gave it (60-90 ms here) is taken for the engine's
-  and answered once, `AGAIN_S` later. A wide window is one view (views/wide.py): no route slides
-  in, and the focus held in 4 of 4 tries; there a quick click elsewhere must not be undone.
+  8 of 8 after 0.3 s with both cores of the machine busy. So on a narrow window, after a route
+  the app opened, a blur that soon after the field took the focus (50-120 ms here, the machine
+  quiet or busy) is taken for the engine's and answered once, `AGAIN_S` later. A screen opened
+  by its address has no route sliding in, nor has a wide window, which is one view
+  (views/wide.py; the focus held in 4 of 4 tries): there a quick tap elsewhere (the player's
+  ID, a Tab) is the judge's and must not be undone.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from typing import Any
 import flet as ft
 
 # A blur sooner than this after the field took the focus the app gave it is the engine's (it came
-# 60-90 ms after): a judge has not yet tapped anything else on a screen that has just slid in.
-KEEP_S = 0.5
+# 50-120 ms after): a judge has not yet tapped anything else on a screen that has just slid in.
+KEEP_S = 0.3
 AGAIN_S = 0.3  # the engine's blur answered this much later (0.1 s held in 8 of 8 tries)
 
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
@@ -52,8 +54,8 @@ class ScreenFocus:
         self._clock = clock
         self._path: str | None = None  # the route the focus was last given (or held) for
         self._held: tuple[str, ft.Control] | None = None  # until the client reports its route
-        # The control given the focus last and its route, until a blur of it is answered; and
-        # when (the loop's clock) it took that focus.
+        # The control given the focus after its route, and the route, until a blur of it is
+        # answered; and when (the loop's clock) it took that focus.
         self._given: tuple[ft.Control, str] | None = None
         self._took_at: float | None = None
 
@@ -101,7 +103,7 @@ class ScreenFocus:
         if ahead:
             self._held = (path, target)
         else:
-            self._give(path, target)
+            self._give(path, target, keep=False)
 
     def route_reported(self, path: str) -> None:
         """The client has followed the app's own route `path`: its held focus is given. Another
@@ -109,10 +111,11 @@ class ScreenFocus:
         held = self._held
         if held is not None and held[0] == path:
             self._held = None
-            self._give(*held)
+            self._give(*held, keep=True)
 
-    def _give(self, path: str, target: ft.Control) -> None:
-        self._given, self._took_at = (target, path), None
+    def _give(self, path: str, target: ft.Control, *, keep: bool) -> None:
+        """Sends the focus; `keep`: through the engine's blur, if it follows."""
+        self._given, self._took_at = ((target, path) if keep else None), None
         self._spawn(_focus(target))
 
     def _on_focus(self, field: ft.Control) -> None:
