@@ -220,3 +220,19 @@ def test_a_redraw_of_the_same_screen_leaves_the_judges_cursor_alone(apps) -> Non
     name = app.find(ft.TextField, label="Player name")
     assert name.autofocus is False
     assert len(focus_calls(app)) == calls
+
+
+def test_a_held_focus_waits_for_its_own_route() -> None:
+    """Two screens opened before the client followed the first: the first one's route report
+    does not give the second one's focus (it would come before the second slides in)."""
+    spawned: list[Coroutine[Any, Any, None]] = []
+    keeper = ScreenFocus(spawned.append, lambda: False, lambda: 0.0)
+    name = ft.TextField()
+    keeper.shown("/infractions/drew-extra-cards", None, ahead=True)
+    keeper.prepare("/log/new", name, ahead=True)
+    keeper.shown("/log/new", name, ahead=True)
+    keeper.route_reported("/infractions/drew-extra-cards")
+    assert spawned == []
+    keeper.route_reported("/log/new")
+    assert len(spawned) == 1
+    spawned[0].close()
