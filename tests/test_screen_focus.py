@@ -51,6 +51,25 @@ def open_search(app: FakeApp) -> ft.TextField:
     return box
 
 
+def open_form_from_the_infraction(app: FakeApp) -> ft.TextField:
+    """ "Record this penalty" tapped; the client follows the address: the name field's focus."""
+    app.on_invoke("Page", "push_route", lambda *_: HOLD)
+    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
+    app.answer_held()
+    name = app.find(ft.TextField, label="プレイヤー名")
+    assert focus_calls(app) == [name._i]
+    return name
+
+
+def assert_a_quick_blur_left_alone(app: FakeApp, field: ft.TextField) -> None:
+    """The field takes the focus and loses it at once: nothing is sent again."""
+    calls = focus_calls(app)
+    app.focus(field)
+    app.blur(field)
+    app.settle(timers_within=AGAIN_S * 2)
+    assert focus_calls(app) == calls
+
+
 def pass_time(app: FakeApp, seconds: float) -> None:
     """The app's clock moved on by `seconds`, the app idle meanwhile."""
     app.loop.call_soon_threadsafe(app.loop.call_later, seconds, lambda: None)
@@ -73,10 +92,7 @@ def test_on_a_phone_the_engines_blur_is_answered_once_a_moment_later(apps) -> No
 
 def test_the_record_forms_name_is_kept_the_same_way(apps) -> None:
     app = apps(**PHONE, route=routes.INFRACTION.link(DREW))
-    app.on_invoke("Page", "push_route", lambda *_: HOLD)
-    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
-    app.answer_held()
-    name = app.find(ft.TextField, label="プレイヤー名")
+    name = open_form_from_the_infraction(app)
     app.focus(name)
     app.blur(name)
     app.settle(timers_within=AGAIN_S)
@@ -169,25 +185,14 @@ def test_a_screen_opened_by_its_address_is_left_to_the_judge(apps) -> None:
     app = apps(**PHONE, route=routes.LOG_NEW.link(infraction=DREW))
     name = app.find(ft.TextField, label="プレイヤー名")
     assert focus_calls(app) == [name._i]
-    app.focus(name)
-    app.blur(name)
-    app.settle(timers_within=AGAIN_S * 2)
-    assert focus_calls(app) == [name._i]
+    assert_a_quick_blur_left_alone(app, name)
 
 
 def test_on_a_wide_window_a_blur_is_left_alone(apps) -> None:
     """One view, no route sliding in: the focus held there, and a quick click elsewhere is the
     judge's."""
     app = apps(**DESKTOP, route=routes.INFRACTION.link(DREW))
-    app.on_invoke("Page", "push_route", lambda *_: HOLD)
-    app.click(app.find(ft.FilledTonalButton, text="この罰則を記録"))
-    app.answer_held()
-    name = app.find(ft.TextField, label="プレイヤー名")
-    assert focus_calls(app) == [name._i]
-    app.focus(name)
-    app.blur(name)
-    app.settle(timers_within=AGAIN_S * 2)
-    assert focus_calls(app) == [name._i]
+    assert_a_quick_blur_left_alone(app, open_form_from_the_infraction(app))
 
 
 def test_a_fields_own_focus_and_blur_handlers_still_run_and_are_wrapped_once() -> None:

@@ -198,12 +198,7 @@ class FlutterApp:
                 self.page.wait_for_timeout(50)
                 if self.page.evaluate(focused):
                     break
-        self.page.keyboard.type(text, delay=20)
-        deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
-        while field.first.input_value() != text:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{field} holds {field.first.input_value()!r}, not {text!r}")
-            self.page.wait_for_timeout(100)
+        self._type_and_check(field, text)
 
     def type_where_focused(self, field: Locator, text: str, hold_s: float = 0.5) -> None:
         """Types `text` with no tap, as a judge does into the field a screen opens with: the
@@ -218,6 +213,10 @@ class FlutterApp:
                 where = self.page.evaluate(FOCUSED_JS)
                 raise AssertionError(f"{field} did not keep the focus; it is on {where}")
             self.page.wait_for_timeout(50)
+        self._type_and_check(field, text)
+
+    def _type_and_check(self, field: Locator, text: str) -> None:
+        """Types `text` where the focus is; `field` must then hold exactly it."""
         self.page.keyboard.type(text, delay=20)
         deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
         while field.first.input_value() != text:

@@ -294,7 +294,7 @@ def test_an_answer_that_is_no_infraction_is_laid_out_and_leads_nowhere(
 
 def search_for(app: FlutterApp, query: str, lang: str) -> None:
     """The Search destination, then the query typed with no tap: the screen gives its box the
-    focus (views/screen_focus.py; on a phone it was lost 5 times in 6 before)."""
+    focus (views/screen_focus.py; on a phone it was lost in 15 of 17 tries before)."""
     navigate_to(app, S.NAV_SEARCH, lang)
     field = app.page.get_by_role(
         "textbox", name=re.compile("^" + re.escape(ui(S.SEARCH_TITLE, lang)))
