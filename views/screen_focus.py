@@ -9,19 +9,19 @@ tests) Flutter's web engine moves the focus itself when it takes a route change:
   giving it back then left one that showed the cursor while the judge's typing never reached
   the app (name "empty" at Save: 6 of 16 tries in tests/e2e, 2026-12-02). So such a screen's
   focus is held until the client reports its route (`route_reported`).
-- Even then, on a phone (a stack of routes, one sliding over the other) the engine replaced the
-  field's element some 20-80 ms after it took the focus: the app got a blur, the browser's focus
-  was left on nothing, and typing went nowhere (the search box kept it in 2 of 17 tries). Given
-  again at once, it fared no better (2 of 6: the app told of a focus the browser did not have);
-  given again a moment later, it held: 5 of 6 after 0.03 s, 8 of 8 after 0.1 s and after 0.3 s,
-  8 of 8 after 0.3 s with both cores of the machine busy. So on a narrow window, after a route
-  the app opened, a blur soon after the field took the focus (`KEEP_S`), before the judge typed
-  anything into it, is taken for the engine's and answered once, `AGAIN_S` later. (A browser
-  test typed a name and tapped the table field within that moment; given back, the name
-  field took the table's "9".) A screen opened
-  by its address has no route sliding in, nor has a wide window, which is one view
-  (views/wide.py; the focus held in 4 of 4 tries): there a quick tap elsewhere (the player's
-  ID, a Tab) is the judge's and must not be undone.
+- Even then, on a phone (a stack of routes, one sliding over the other) the engine took the
+  field's element out of the page some 20-30 ms after it took the focus: the app got a blur,
+  the browser's focus was left on nothing, and typing went nowhere (the search box kept it in 2
+  of 17 tries). Given again at once, it fared no better (2 of 6: the app told of a focus the
+  browser did not have); given again a moment later, it held: 5 of 6 after 0.03 s, 8 of 8 after
+  0.1 s and after 0.3 s, 8 of 8 after 0.3 s with both cores of the machine busy. So on a narrow
+  window, after a route the app opened, a blur soon after the field took the focus (`KEEP_S`),
+  before the judge typed anything into it, is taken for the engine's and answered once,
+  `AGAIN_S` later. (A browser test typed a name and tapped the table field within that moment;
+  given back, the name field took the table's "9".) A screen opened by its address has no
+  route sliding in, nor has a wide window, which is one view (views/wide.py; the focus held in
+  4 of 4 tries): there a quick tap elsewhere (the player's ID, a Tab) is the judge's and must
+  not be undone.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class ScreenFocus:
         self._given: tuple[ft.Control, str, object] | None = None
         self._took_at: float | None = None
 
-    def is_new(self, path: str) -> bool:
+    def _is_new(self, path: str) -> bool:
         """Whether `path` has not had its focus yet: a redraw of the same screen leaves the
         judge's cursor alone."""
         return path != self._path
@@ -73,7 +73,7 @@ class ScreenFocus:
         by the client as it builds the field (the focus() sent after it alone raced the judge's
         first keys on the one-view page), never for a screen whose route change is still to come
         (`ahead`); and the field's focus and blurs are followed (`_on_focus`, `_on_blur`)."""
-        if not isinstance(target, ft.TextField) or not self.is_new(path):
+        if not isinstance(target, ft.TextField) or not self._is_new(path):
             return
         target.autofocus = self._is_wide() and not ahead
         self._follow(target, "on_focus", self._on_focus)
@@ -98,7 +98,7 @@ class ScreenFocus:
     def shown(self, path: str, target: ft.Control | None, *, ahead: bool) -> None:
         """The screen of `path` is on its way to the client: its focus is given now, or held
         until the client reports the route (`ahead`: the app opened it)."""
-        if not self.is_new(path):
+        if not self._is_new(path):
             return
         self._path = path
         self._held = None

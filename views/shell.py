@@ -283,7 +283,8 @@ class Shell(ShellStart):
         top = self.pages.top
         target = top.focus if top else None
         path = stack[-1].path
-        self.screen_focus.prepare(path, target, ahead=path in self._ahead)
+        ahead = path in self._ahead  # the client is still to follow it
+        self.screen_focus.prepare(path, target, ahead=ahead)
         changed = self.pages.changed
         same = [id(v) for v in views] == [id(v) for v in self.page.views]
         if changed is not None and same and self._sent and (title, locale) == self._page_look():
@@ -297,7 +298,7 @@ class Shell(ShellStart):
                 self.page.update()
         self._top_tick = top.tick if top else None
         self.ticker.follow(self._top_tick)
-        self.screen_focus.shown(path, target, ahead=path in self._ahead)
+        self.screen_focus.shown(path, target, ahead=ahead)
         if self.pages.stale(self._version):
             self._spawn(self._refresh_views_below(list(stack)))
 
